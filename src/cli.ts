@@ -1,0 +1,127 @@
+import { ConfigError, loadDotEnv, parseConfig, type Config } from './config.js';
+import { sign } from './domain/signature.js';
+import { createPlatform } from './main.js';
+import type { DemoCredentials } from './services/seed-demo.js';
+import { openDatabase } from './store/db.js';
+import { migrateToLatest } from './store/migrate.js';
+
+const USAGE = `Usage: topup <command>
+
+Commands:
+  serve                      migrate, seed the demo on first start, and serve the API
+  migrate                    run database migrations and exit
+  seed                       seed the demo data (prints the demo credentials once)
+  call METHOD PATH [BODY]    sign and send a reseller API request
+                             (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)
+`;
+
+function loadConfig(): Config {
+  loadDotEnv();
+  try {
+    return parseConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
+function demoBanner(c: DemoCredentials, baseUrl: string): string {
+  const body = '{"ref_id":"demo-001","product_code":"FF-100","target":"123456789"}';
+  return `
+================= Demo reseller created (shown once; store these now) =================
+  API key:    ${c.apiKey}
+  API secret: ${c.apiSecret}
+  Tier gold, balance 1000000 IDR, whitelisted IPs 127.0.0.1 and ::1
+
+Place an order (copy and paste):
+
+  export TOPUP_BASE_URL=${baseUrl} TOPUP_API_KEY=${c.apiKey} TOPUP_API_SECRET=${c.apiSecret}
+  npx topup call POST /order '${body}'
+  npx topup call GET '/order-status?ref_id=demo-001'
+
+or with curl and openssl only:
+
+  TS=$(date +%s%3N); BODY='${body}'
+  SIG=$(printf '%s%s' "$BODY" "$TS" | openssl dgst -sha256 -hmac "$TOPUP_API_SECRET" | sed 's/^.*= //')
+  curl -s -X POST "$TOPUP_BASE_URL/order" -H 'Content-Type: application/json' \\
+    -H "X-Api-Key: $TOPUP_API_KEY" -H "X-Timestamp: $TS" -H "X-Signature: $SIG" --data "$BODY"
+=======================================================================================
+`;
+}
+
+async function serve() {
+  const config = loadConfig();
+  const platform = await createPlatform(config);
+  const creds = config.seedDemo ? await platform.seedDemo() : null;
+  const address = await platform.app.listen({ host: config.host, port: config.port });
+  const baseUrl = `${address.replace('0.0.0.0', '127.0.0.1')}/api/v1`;
+  if (creds) process.stdout.write(demoBanner(creds, baseUrl));
+  process.stdout.write(`topup listening on ${baseUrl} (store: ${config.store.kind})\n`);
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function migrate() {
+  const config = loadConfig();
+  const db = openDatabase(config.store);
+  const applied = await migrateToLatest(db);
+  await db.close();
+  process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+}
+
+async function seed() {
+  const config = loadConfig();
+  const platform = await createPlatform(config);
+  const creds = await platform.seedDemo();
+  await platform.close();
+  process.stdout.write(creds ? demoBanner(creds, `http://${config.host}:${config.port}/api/v1`) : 'demo data already present; nothing changed\n');
+}
+
+/** Signs a request exactly as the spec says, so anyone can try the API from a terminal. */
+async function call(method: string | undefined, path: string | undefined, body: string | undefined) {
+  const key = process.env.TOPUP_API_KEY;
+  const secret = process.env.TOPUP_API_SECRET;
+  if (!method || !path || !key || !secret) {
+    process.stderr.write('usage: topup call METHOD PATH [BODY]  (TOPUP_API_KEY and TOPUP_API_SECRET must be set)\n');
+    process.exit(2);
+  }
+  const base = (process.env.TOPUP_BASE_URL ?? 'http://127.0.0.1:8080/api/v1').replace(/\/$/, '');
+  const ts = String(Date.now());
+  const payload = method.toUpperCase() === 'GET' ? '' : (body ?? '');
+  const headers: Record<string, string> = { 'x-api-key': key, 'x-timestamp': ts, 'x-signature': sign(secret, ts, payload) };
+  if (payload) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path.startsWith('/') ? path : `/${path}`}`, { method: method.toUpperCase(), headers, body: payload || undefined });
+  const text = await res.text();
+  process.stderr.write(`HTTP ${res.status}\n`);
+  try {
+    process.stdout.write(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  } catch {
+    process.stdout.write(`${text}\n`);
+  }
+  process.exitCode = res.ok ? 0 : 1;
+}
+
+const [command, ...args] = process.argv.slice(2);
+const commands: Record<string, () => Promise<void>> = {
+  serve,
+  migrate,
+  seed,
+  call: () => call(args[0], args[1], args[2]),
+};
+const run = command ? commands[command] : undefined;
+if (!run) {
+  process.stdout.write(USAGE);
+  process.exit(command ? 2 : 0);
+} else {
+  run().catch((e) => {
+    process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Typed configuration, parsed once from the environment (plus an optional .env file).
+ * Every problem is collected and reported together so a bad deployment fails fast with
+ * the whole list, not one variable per restart.
+ */
+export type StoreConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  store: StoreConfig;
+  redisUrl: string | null;
+  /** 32-byte key for secrets at rest; null means "generate into the data folder". */
+  masterKey: Buffer | null;
+  currency: string;
+  currencyDecimals: number;
+  trustedProxies: string[];
+  logLevel: string;
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Minor-unit exponents of common currencies (ISO 4217); others default to 2. */
+const CURRENCY_DECIMALS: Record<string, number> = { IDR: 0, JPY: 0, KRW: 0, VND: 0, USD: 2, EUR: 2, MYR: 2, PHP: 2, SGD: 2, THB: 2 };
+
+export function loadDotEnv(file = '.env', env: NodeJS.ProcessEnv = process.env): void {
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    const [, key, raw] = m as unknown as [string, string, string];
+    const value = raw.replace(/^(['"])(.*)\1$/, '$2');
+    if (env[key] === undefined) env[key] = value; // the real environment wins
+  }
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const nodeEnv = str('NODE_ENV', 'development');
+  if (!['development', 'production', 'test'].includes(nodeEnv)) {
+    problems.push(`NODE_ENV must be development, production or test (got "${nodeEnv}")`);
+  }
+  const envName = (['development', 'production', 'test'].includes(nodeEnv) ? nodeEnv : 'development') as Config['env'];
+
+  const dataDir = path.resolve(str('DATA_DIR', 'data'));
+  const dbUrl = str('DATABASE_URL', '');
+  let store: StoreConfig;
+  if (dbUrl === '') store = { kind: 'sqlite', file: path.join(dataDir, 'topup.sqlite') };
+  else if (/^postgres(ql)?:\/\//.test(dbUrl)) store = { kind: 'postgres', url: dbUrl };
+  else if (dbUrl.startsWith('sqlite:')) store = { kind: 'sqlite', file: path.resolve(dbUrl.slice('sqlite:'.length)) };
+  else {
+    problems.push(`DATABASE_URL must be postgres://… or sqlite:<file> (got "${dbUrl}")`);
+    store = { kind: 'sqlite', file: path.join(dataDir, 'topup.sqlite') };
+  }
+
+  const redisUrl = str('REDIS_URL', '') || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must be redis://… or rediss://… (got "${redisUrl}")`);
+
+  let masterKey: Buffer | null = null;
+  const mk = str('MASTER_KEY', '');
+  if (mk) {
+    const buf = /^[0-9a-f]{64}$/i.test(mk) ? Buffer.from(mk, 'hex') : Buffer.from(mk, 'base64');
+    if (buf.length !== 32) problems.push('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
+    else masterKey = buf;
+  } else if (envName === 'production') {
+    problems.push('MASTER_KEY is required in production (32 bytes as hex or base64; e.g. `openssl rand -hex 32`)');
+  }
+
+  const currency = str('CURRENCY', 'IDR').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) problems.push(`CURRENCY must be a 3-letter ISO 4217 code (got "${currency}")`);
+  const currencyDecimals = int('CURRENCY_DECIMALS', CURRENCY_DECIMALS[currency] ?? 2, 0, 4);
+
+  const trustedProxies = str('TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of trustedProxies) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p)) problems.push(`TRUSTED_PROXIES entry "${p}" is not an IP address or CIDR`);
+  }
+
+  const logLevel = str('LOG_LEVEL', envName === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  }
+
+  const config: Config = {
+    env: envName,
+    host: str('HOST', '127.0.0.1'),
+    port: int('PORT', 8080, 0, 65535),
+    dataDir,
+    store,
+    redisUrl,
+    masterKey,
+    currency,
+    currencyDecimals,
+    trustedProxies,
+    logLevel,
+    seedDemo: bool('SEED_DEMO', envName !== 'production'),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,31 @@
+import { BlockList, isIP } from 'node:net';
+
+/** Strips the IPv4-mapped IPv6 prefix so ::ffff:127.0.0.1 and 127.0.0.1 are one address. */
+export function unmapIPv4(ip: string): string {
+  const m = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return m ? m[1]! : ip;
+}
+
+/** Canonical text of an IP address, or null when it is not one. */
+export function normalizeIp(raw: string): string | null {
+  const ip = unmapIPv4(raw.trim());
+  const family = isIP(ip);
+  if (family === 4) return ip.split('.').map((o) => String(Number(o))).join('.');
+  if (family === 6) {
+    // BlockList compares IPv6 semantically; for storage we canonicalise through URL parsing.
+    return new URL(`http://[${ip}]/`).hostname.slice(1, -1).toLowerCase();
+  }
+  return null;
+}
+
+/** Whether `ip` is one of `allowed` (exact addresses, IPv4 and IPv6, compared semantically). */
+export function ipAllowed(ip: string, allowed: readonly string[]): boolean {
+  const candidate = normalizeIp(ip);
+  if (!candidate) return false;
+  const list = new BlockList();
+  for (const a of allowed) {
+    const n = normalizeIp(a);
+    if (n) list.addAddress(n, isIP(n) === 6 ? 'ipv6' : 'ipv4');
+  }
+  return list.check(candidate, isIP(candidate) === 6 ? 'ipv6' : 'ipv4');
+}

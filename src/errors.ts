@@ -1,0 +1,68 @@
+/**
+ * The error catalogue: every stable `error` code the APIs can answer with, and its HTTP
+ * status. Services throw AppError with a code from here; the HTTP layer turns it into the
+ * spec's envelope. Codes are a promise to integrators: add, never rename.
+ */
+export const ERRORS = {
+  // Authentication and access
+  INVALID_API_KEY: 401,
+  INVALID_SIGNATURE: 401,
+  TIMESTAMP_EXPIRED: 400,
+  IP_NOT_WHITELISTED: 403,
+  RESELLER_INACTIVE: 403,
+  RATE_LIMIT_EXCEEDED: 429,
+  // Request validation
+  VALIDATION_ERROR: 400,
+  INVALID_CONTENT_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  LENGTH_REQUIRED: 411, // answered with error PAYLOAD_TOO_LARGE, see lengthRequired()
+  INVALID_PAGINATION: 400,
+  INVALID_DATE_RANGE: 400,
+  DATE_RANGE_TOO_LARGE: 400,
+  INVALID_STATUS_FILTER: 400,
+  REF_ID_REQUIRED: 400,
+  // Orders
+  PRICE_NOT_MATCH: 409,
+  DUPLICATE_REF_ID: 409,
+  INSUFFICIENT_BALANCE: 402,
+  PRODUCT_NOT_FOUND: 404,
+  ORDER_FAILED_SUPPLIER_GATE: 503,
+  INVALID_ID: 400,
+  REGION_LOCK: 400,
+  PURCHASE_LIMIT: 400,
+  // POST /validation
+  GAME_NOT_SUPPORTED: 404,
+  VALIDATION_FIELDS_MISSING: 400,
+  CHECKER_UNAVAILABLE: 503,
+  // Routing (not in the spec's tables; same envelope)
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = Exclude<keyof typeof ERRORS, 'LENGTH_REQUIRED'>;
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    opts: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = opts.status ?? ERRORS[code];
+    this.headers = opts.headers ?? {};
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** The spec answers a POST without Content-Length with HTTP 411 but error PAYLOAD_TOO_LARGE. */
+export const lengthRequired = () =>
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    'Content-Length header is required; chunked transfer encoding is not accepted',
+    { status: ERRORS.LENGTH_REQUIRED },
+  );

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../errors.js';
+import { sendError } from './errors.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const MAX_BODY_BYTES = 4096;
+
+/**
+ * The Fastify instance every API mounts on: request ids, the error envelope, raw bodies
+ * (signatures are checked over the exact bytes received, so parsing is left to the
+ * routes), JSON 404/405.
+ */
+export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies: string[] }): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: opts.trustedProxies.length ? opts.trustedProxies : false,
+    bodyLimit: MAX_BODY_BYTES,
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== req.method && app.hasRoute({ method: m, url }));
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(req, reply, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url}; use ${allowed.join(' or ')}`));
+    }
+    return sendError(req, reply, new AppError('NOT_FOUND', `no route ${req.method} ${url}`));
+  });
+  return app;
+}
+
+/** Parses a buffered JSON body; malformed JSON is the client's mistake, never a 500. */
+export function parseJsonBody(raw: unknown): unknown {
+  const buf = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  if (buf.length === 0) throw new AppError('VALIDATION_ERROR', 'request body is empty; send a JSON object');
+  try {
+    return JSON.parse(buf.toString('utf8'));
+  } catch (e) {
+    throw new AppError('VALIDATION_ERROR', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
+
+/** Maps anything thrown while serving a request onto the error catalogue. */
+export function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  const fe = err as Partial<FastifyError>;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'request body is larger than 4 KB (4096 bytes)');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new AppError('VALIDATION_ERROR', fe.message ?? 'bad request', { status: fe.statusCode === 413 ? 413 : 400 });
+  }
+  return new AppError('INTERNAL_ERROR', 'unexpected server error; quote request_id when you contact support');
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const e = toAppError(err);
+  if (e.status >= 500 && e.code === 'INTERNAL_ERROR') req.log.error({ err }, 'unhandled error');
+  return reply
+    .status(e.status)
+    .headers(e.headers)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ success: false, error: e.code, message: e.message, request_id: req.id });
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { RateLimiter } from '../../adapters/rate-limiter.js';
+import { pageMeta } from '../../domain/list-query.js';
+import type { Authenticator } from '../../services/authenticate.js';
+import type { PlaceOrder } from '../../services/place-order.js';
+import type { ResellerQueries } from '../../services/reseller-queries.js';
+import type { CurrencySettings } from '../../services/ports.js';
+import type { Presenters } from '../presenters.js';
+import { principalOf, resellerPipeline } from '../reseller-pipeline.js';
+
+export interface ResellerApiDeps {
+  auth: Authenticator;
+  limiter: RateLimiter;
+  placeOrder: PlaceOrder;
+  queries: ResellerQueries;
+  present: Presenters;
+  currency: CurrencySettings;
+}
+
+type Q = { Querystring: Record<string, unknown> };
+const CATALOG_CACHE = 'private, max-age=60, must-revalidate';
+
+/** The reseller API v1 (spec: reseller-topup-api-v1.md). Handlers only translate. */
+export function resellerApi(deps: ResellerApiDeps) {
+  const { placeOrder, queries, present } = deps;
+  return async function routes(app: FastifyInstance) {
+    const pipeline = resellerPipeline(deps);
+    app.addHook('onRequest', pipeline.onRequest);
+    app.addHook('preValidation', pipeline.preValidation);
+
+    app.get('/categories', async (req, reply) => {
+      const categories = await queries.listCategories(principalOf(req));
+      reply.header('cache-control', CATALOG_CACHE).header('vary', 'X-Api-Key');
+      return { success: true, data: { categories: categories.map(present.category) } };
+    });
+
+    app.get<Q>('/products', async (req, reply) => {
+      const r = await queries.listProducts(principalOf(req), req.query);
+      reply.header('cache-control', CATALOG_CACHE).header('vary', 'X-Api-Key');
+      return { success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) };
+    });
+
+    app.post('/order', { config: { rateExempt: true } }, async (req) => {
+      const order = await placeOrder.execute(principalOf(req), req.body);
+      return { success: true, data: present.orderCreated(order) };
+    });
+
+    app.get<Q>('/order-status', async (req) => {
+      const order = await queries.orderStatus(principalOf(req), req.query.ref_id);
+      return { success: true, data: present.order(order) };
+    });
+
+    // Deprecated predecessor of GET /order-status: ref_id in the JSON body (or the query).
+    app.post<Q>('/check-status', async (req, reply) => {
+      reply.header('deprecation', 'true').header('link', '</api/v1/order-status>; rel="successor-version"');
+      const body = req.body as Record<string, unknown> | null;
+      const refId = body && typeof body === 'object' && 'ref_id' in body ? body.ref_id : req.query.ref_id;
+      const order = await queries.orderStatus(principalOf(req), refId);
+      return { success: true, data: present.order(order) };
+    });
+
+    app.get<Q>('/orders', async (req) => {
+      const r = await queries.listOrders(principalOf(req), req.query);
+      return { success: true, data: { orders: r.items.map(present.order) }, meta: pageMeta(r.total, r.page) };
+    });
+
+    app.get('/balance', async (req) => {
+      const balance = await queries.balance(principalOf(req));
+      return { success: true, data: { balance: present.money(balance), currency: deps.currency.code } };
+    });
+
+    app.get<Q>('/wallet-history', async (req) => {
+      const r = await queries.walletHistory(principalOf(req), req.query);
+      return { success: true, data: { entries: r.items.map(present.ledgerEntry) }, meta: pageMeta(r.total, r.page) };
+    });
+  };
+}

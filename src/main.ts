@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
+import { createSecretBox, loadOrCreateMasterKey, type SecretBox } from './adapters/secret-box.js';
+import type { Config } from './config.js';
+import { createHttpApp } from './http/app.js';
+import { presenters } from './http/presenters.js';
+import { resellerPipeline } from './http/reseller-pipeline.js';
+import { resellerApi } from './http/routes/reseller-api.js';
+import { createLogger } from './logger.js';
+import { Authenticator } from './services/authenticate.js';
+import { randomIds } from './services/ids.js';
+import { PlaceOrder } from './services/place-order.js';
+import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
+import { ResellerQueries } from './services/reseller-queries.js';
+import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
+import { CatalogRepo } from './store/catalog-repo.js';
+import { openDatabase, type Database } from './store/db.js';
+import { LedgerRepo } from './store/ledger-repo.js';
+import { migrateToLatest } from './store/migrate.js';
+import { OrdersRepo } from './store/orders-repo.js';
+import { ResellersRepo } from './store/resellers-repo.js';
+
+/**
+ * The composition root: the one place that reads config and chooses adapters. Everything
+ * below receives its collaborators from here.
+ */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  app: FastifyInstance;
+  secrets: SecretBox;
+  limiter: RateLimiter;
+  repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo };
+  clock: Clock;
+  ids: IdGenerator;
+  /** Seeds the demo data if absent; returns its credentials the first time only. */
+  seedDemo(): Promise<DemoCredentials | null>;
+  close(): Promise<void>;
+}
+
+export interface PlatformOverrides {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const clock = overrides.clock ?? systemClock;
+  const ids = randomIds;
+  const database = openDatabase(config.store);
+  await migrateToLatest(database);
+  const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
+  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
+  const limiter = createRateLimiter(redis);
+
+  const { db } = database;
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db), ledger: new LedgerRepo(db) };
+  const currency = { code: config.currency, decimals: config.currencyDecimals };
+  const auth = new Authenticator(repos.resellers, secrets, clock);
+  const placeOrder = new PlaceOrder({ orders: repos.orders, catalog: repos.catalog, clock, ids, currency });
+  const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
+
+  const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
+  const pipelineDeps = { auth, limiter };
+  const { onSend } = resellerPipeline(pipelineDeps);
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/')) await onSend(req, reply);
+  });
+  app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
+  await app.register(resellerApi({ ...pipelineDeps, placeOrder, queries, present: presenters(currency.decimals), currency }), { prefix: '/api/v1' });
+
+  return {
+    config, logger, database, app, secrets, limiter, repos, clock, ids,
+    seedDemo: () => seedDemo({ db, resellers: repos.resellers, ledger: repos.ledger, secrets, clock, ids }),
+    async close() {
+      await app.close();
+      await database.close();
+      if (redis) redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { parseOrderRequest } from '../domain/order-request.js';
+import type { OrderRecord } from '../domain/order.js';
+import { toMajor } from '../domain/money.js';
+import { AppError } from '../errors.js';
+import type { CatalogRepo } from '../store/catalog-repo.js';
+import { DuplicateRefId, InsufficientBalance, type OrdersRepo } from '../store/orders-repo.js';
+import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import type { ResellerPrincipal } from './authenticate.js';
+
+const duplicate = (refId: string) =>
+  new AppError('DUPLICATE_REF_ID', `an order with ref_id "${refId}" already exists; read it with GET /order-status, or use a new ref_id for a new order`);
+
+/** POST /order: validate, check the product, price and supply, then charge and enqueue atomically. */
+export class PlaceOrder {
+  constructor(
+    private readonly deps: { orders: OrdersRepo; catalog: CatalogRepo; clock: Clock; ids: IdGenerator; currency: CurrencySettings },
+  ) {}
+
+  async execute(who: ResellerPrincipal, body: unknown): Promise<OrderRecord> {
+    const { orders, catalog, clock, ids, currency } = this.deps;
+    const req = parseOrderRequest(body, currency.decimals);
+
+    // A retry of an accepted order is a duplicate, whatever changed since (price, product).
+    if (await orders.refExists(who.resellerId, req.refId)) throw duplicate(req.refId);
+
+    const product = await catalog.findProduct(who.resellerId, who.tier, req.productCode);
+    if (!product) throw new AppError('PRODUCT_NOT_FOUND', `product_code "${req.productCode}" is not a product available to you; see GET /products`);
+
+    const serverFields = product.form.filter((f) => f.role === 'server');
+    if (serverFields.length > 0 && req.zone === null) {
+      const shape = serverFields.map((f) => `<${f.name}>`).join('|');
+      throw new AppError('VALIDATION_ERROR', `zone is required for ${product.categoryName}: send ${shape} (option values, in the form's order)`);
+    }
+
+    if (req.expectedPrice !== null && req.expectedPrice !== product.price) {
+      throw new AppError('PRICE_NOT_MATCH', `price does not match the current price ${toMajor(product.price, currency.decimals)} ${currency.code}; read GET /products again, or omit price`);
+    }
+
+    if (!product.routable) {
+      throw new AppError('ORDER_FAILED_SUPPLIER_GATE', 'no supplier is available for this product right now; no order was created and nothing was charged; retry later with the same ref_id');
+    }
+
+    try {
+      return await orders.placeWithDebit(
+        {
+          id: ids.uuid(),
+          resellerId: who.resellerId,
+          refId: req.refId,
+          productCode: product.code,
+          productName: product.name,
+          categorySlug: product.categorySlug,
+          target: req.target,
+          zone: serverFields.length > 0 ? req.zone : null,
+          price: product.price,
+        },
+        clock.now(),
+      );
+    } catch (e) {
+      if (e instanceof DuplicateRefId) throw duplicate(req.refId);
+      if (e instanceof InsufficientBalance) {
+        throw new AppError('INSUFFICIENT_BALANCE', `balance ${toMajor(e.balance, currency.decimals)} ${currency.code} is lower than the price ${toMajor(product.price, currency.decimals)} ${currency.code}; top up your wallet`);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { parseDateRange, parsePage, parseStatusFilter, type Page } from '../domain/list-query.js';
+import type { OrderRecord } from '../domain/order.js';
+import { AppError } from '../errors.js';
+import type { CatalogProduct, CatalogRepo } from '../store/catalog-repo.js';
+import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
+import type { OrdersRepo } from '../store/orders-repo.js';
+import type { LedgerEntryType } from '../store/schema.js';
+import type { ResellerPrincipal } from './authenticate.js';
+import type { Clock } from './ports.js';
+
+type Query = Record<string, unknown>;
+export interface Paged<T> { items: T[]; total: number; page: Page }
+
+const LEDGER_TYPES: readonly LedgerEntryType[] = ['order_debit', 'order_refund', 'credit', 'debit'];
+const MAX_SLUG = 100;
+
+/** The read side of the reseller API: catalog, orders and wallet, always scoped to the caller. */
+export class ResellerQueries {
+  constructor(private readonly deps: { catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo; clock: Clock }) {}
+
+  listCategories(who: ResellerPrincipal) {
+    return this.deps.catalog.listCategories(who.resellerId, who.tier);
+  }
+
+  async listProducts(who: ResellerPrincipal, q: Query): Promise<Paged<CatalogProduct>> {
+    const page = parsePage(q);
+    const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
+    if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);
+    const { products, total } = await this.deps.catalog.listProducts(who.resellerId, who.tier, { categorySlug: slug, limit: page.limit, offset: page.offset });
+    return { items: products, total, page };
+  }
+
+  async orderStatus(who: ResellerPrincipal, refId: unknown): Promise<OrderRecord> {
+    if (typeof refId !== 'string' || refId === '') throw new AppError('REF_ID_REQUIRED', 'ref_id query parameter is required');
+    if (refId.length > 100) throw new AppError('VALIDATION_ERROR', `ref_id must be at most 100 characters (got ${refId.length})`);
+    const order = await this.deps.orders.findByRef(who.resellerId, refId);
+    if (!order) throw new AppError('PRODUCT_NOT_FOUND', `order not found: no order with ref_id "${refId}"`);
+    return order;
+  }
+
+  async listOrders(who: ResellerPrincipal, q: Query): Promise<Paged<OrderRecord>> {
+    const page = parsePage(q);
+    const statuses = parseStatusFilter(q.status);
+    const range = parseDateRange(q, this.deps.clock.now());
+    const { orders, total } = await this.deps.orders.list({ resellerId: who.resellerId, statuses, ...range, limit: page.limit, offset: page.offset });
+    return { items: orders, total, page };
+  }
+
+  async balance(who: ResellerPrincipal): Promise<number> {
+    return (await this.deps.ledger.balance(who.resellerId)) ?? 0;
+  }
+
+  async walletHistory(who: ResellerPrincipal, q: Query): Promise<Paged<LedgerEntry>> {
+    const page = parsePage(q);
+    const range = parseDateRange(q, this.deps.clock.now());
+    let types: LedgerEntryType[] | null = null;
+    if (typeof q.type === 'string' && q.type !== '') {
+      const parts = q.type.split(',').map((t) => t.trim());
+      if (!parts.every((t) => (LEDGER_TYPES as readonly string[]).includes(t))) {
+        throw new AppError('VALIDATION_ERROR', `type must be one of ${LEDGER_TYPES.join(', ')} (or a comma-separated list of them)`);
+      }
+      types = parts as LedgerEntryType[];
+    }
+    const { entries, total } = await this.deps.ledger.list({ resellerId: who.resellerId, types, ...range, limit: page.limit, offset: page.offset });
+    return { items: entries, total, page };
+  }
+}

@@ -1,0 +1,123 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from './schema.js';
+import type { Tier } from './resellers-repo.js';
+
+export interface FormField {
+  name: string;
+  label: string;
+  role: 'account_id' | 'server' | 'other';
+  type: 'text' | 'number' | 'select';
+  required?: boolean;
+  placeholder?: string;
+  options?: { value: string; label: string }[];
+}
+
+export interface CatalogProduct {
+  code: string;
+  name: string;
+  categoryName: string;
+  categorySlug: string;
+  categoryType: 'game' | 'voucher';
+  kind: 'instant' | 'voucher';
+  limitGated: boolean;
+  checkerEnabled: boolean;
+  form: FormField[];
+  price: number;
+  /** Some enabled route leads to an enabled supplier that is not in maintenance. */
+  routable: boolean;
+}
+
+export class CatalogRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Products visible to one reseller: enabled, priced for its tier in at least one catalog
+   * assigned to it; the price is the lowest among those catalogs.
+   */
+  private visible(resellerId: string, tier: Tier) {
+    return this.db
+      .selectFrom('products as p')
+      .innerJoin('categories as c', 'c.slug', 'p.category_slug')
+      .innerJoin('catalog_prices as cp', (j) => j.onRef('cp.product_code', '=', 'p.code').on('cp.tier', '=', tier))
+      .innerJoin('reseller_catalogs as rc', (j) => j.onRef('rc.catalog_id', '=', 'cp.catalog_id').on('rc.reseller_id', '=', resellerId))
+      .where('p.enabled', '=', 1);
+  }
+
+  private routableExpr() {
+    return sql<number>`(case when exists (
+      select 1 from product_routes r join suppliers s on s.id = r.supplier_id
+      where r.product_code = p.code and r.enabled = 1 and s.enabled = 1 and s.status = 'active'
+    ) then 1 else 0 end)`;
+  }
+
+  private selectProduct(q: ReturnType<CatalogRepo['visible']>) {
+    return q
+      .select((eb) => [
+        'p.code',
+        'p.name',
+        'p.kind',
+        'p.limit_gated',
+        'c.name as category_name',
+        'c.slug as category_slug',
+        'c.type as category_type',
+        'c.checker_enabled',
+        'c.form',
+        eb.fn.min('cp.price').as('price'),
+        this.routableExpr().as('routable'),
+      ])
+      .groupBy(['p.code', 'p.name', 'p.kind', 'p.limit_gated', 'c.name', 'c.slug', 'c.type', 'c.checker_enabled', 'c.form', 'c.sort_order', 'p.sort_order']);
+  }
+
+  async listProducts(resellerId: string, tier: Tier, opts: { categorySlug: string | null; limit: number; offset: number }) {
+    let base = this.visible(resellerId, tier);
+    if (opts.categorySlug !== null) base = base.where('p.category_slug', '=', opts.categorySlug);
+    const [rows, count] = await Promise.all([
+      this.selectProduct(base)
+        .orderBy('c.sort_order')
+        .orderBy('c.slug')
+        .orderBy('p.sort_order')
+        .orderBy('p.code')
+        .limit(opts.limit)
+        .offset(opts.offset)
+        .execute(),
+      base.select(sql<number>`count(distinct p.code)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { products: rows.map(toProduct), total: Number(count.n) };
+  }
+
+  async findProduct(resellerId: string, tier: Tier, code: string): Promise<CatalogProduct | null> {
+    const row = await this.selectProduct(this.visible(resellerId, tier).where('p.code', '=', code)).executeTakeFirst();
+    return row ? toProduct(row) : null;
+  }
+
+  /** Categories with at least one product visible to the reseller, in display order. */
+  async listCategories(resellerId: string, tier: Tier) {
+    const rows = await this.db
+      .selectFrom('categories as c')
+      .selectAll('c')
+      .where((eb) => eb.exists(this.visible(resellerId, tier).whereRef('p.category_slug', '=', 'c.slug').select('p.code')))
+      .orderBy('c.sort_order')
+      .orderBy('c.slug')
+      .execute();
+    return rows.map((c) => ({ slug: c.slug, name: c.name, type: c.type, checkerEnabled: c.checker_enabled === 1, form: JSON.parse(c.form) as FormField[] }));
+  }
+}
+
+function toProduct(r: {
+  code: string; name: string; kind: 'instant' | 'voucher'; limit_gated: number; category_name: string; category_slug: string;
+  category_type: 'game' | 'voucher'; checker_enabled: number; form: string; price: number | string | bigint; routable: number | string;
+}): CatalogProduct {
+  return {
+    code: r.code,
+    name: r.name,
+    categoryName: r.category_name,
+    categorySlug: r.category_slug,
+    categoryType: r.category_type,
+    kind: r.kind,
+    limitGated: r.limit_gated === 1,
+    checkerEnabled: r.checker_enabled === 1,
+    form: JSON.parse(r.form) as FormField[],
+    price: Number(r.price),
+    routable: Number(r.routable) === 1,
+  };
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { StoreConfig } from '../config.js';
+import type { DB } from './schema.js';
+
+export type Dialect = StoreConfig['kind'];
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold money and epoch-ms times, always safe integers: read as numbers.
+pg.types.setTypeParser(20, (v) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${v} exceeds the safe integer range`);
+  return n;
+});
+
+export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {}): Database {
+  if (store.kind === 'sqlite') {
+    mkdirSync(path.dirname(store.file), { recursive: true });
+    const sqlite = new SQLite(store.file);
+    sqlite.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode survives a process crash without losing committed transactions.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** Unique-constraint violation on either store (the ref_id race, a second refund, …). */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string } | null;
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

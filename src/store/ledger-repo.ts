@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { DB, LedgerEntryType } from './schema.js';
+
+export interface LedgerEntry {
+  id: number;
+  type: LedgerEntryType;
+  amount: number;
+  balanceAfter: number;
+  orderId: string | null;
+  refId: string | null;
+  note: string | null;
+  createdAt: number;
+}
+
+export class LedgerRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async balance(resellerId: string): Promise<number | null> {
+    const row = await this.db.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
+    return row ? Number(row.balance) : null;
+  }
+
+  private filtered(resellerId: string, types: LedgerEntryType[] | null, from: number | null, to: number | null) {
+    let q = this.db.selectFrom('ledger_entries as l').where('l.reseller_id', '=', resellerId);
+    if (types) q = q.where('l.type', 'in', types);
+    if (from !== null) q = q.where('l.created_at', '>=', from);
+    if (to !== null) q = q.where('l.created_at', '<=', to);
+    return q;
+  }
+
+  /** Newest first (ids grow with time). */
+  async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
+    const base = this.filtered(f.resellerId, f.types, f.from, f.to);
+    const [rows, count] = await Promise.all([
+      base
+        .leftJoin('orders as o', 'o.id', 'l.order_id')
+        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+        .orderBy('l.id', 'desc')
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const entries: LedgerEntry[] = rows.map((r) => ({
+      id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
+      refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
+    }));
+    return { entries, total: Number(count.n) };
+  }
+
+  /**
+   * Operator credit or debit: a guarded balance update and its ledger entry in one
+   * transaction. Returns null when a debit would make the balance negative.
+   */
+  async adjust(resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number } | null> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now })).where('id', '=', resellerId);
+      if (amount < 0) q = q.where('balance', '>=', -amount);
+      const row = await q.returning('balance').executeTakeFirst();
+      if (!row) return null;
+      const balanceAfter = Number(row.balance);
+      await trx
+        .insertInto('ledger_entries')
+        .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now })
+        .execute();
+      return { balanceAfter };
+    });
+  }
+}

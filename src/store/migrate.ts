@@ -1,0 +1,19 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './db.js';
+import { initial } from './migrations/001_initial.js';
+
+/** Migrations live in code (no file globbing), recorded by Kysely before they run. */
+function provider(db: Database): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return { '001_initial': initial(db.dialect) };
+    },
+  };
+}
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: db.db, provider: provider(db) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

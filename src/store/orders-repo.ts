@@ -1,0 +1,122 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { OrderRecord, OrderStatus } from '../domain/order.js';
+import { isUniqueViolation } from './db.js';
+import type { DB, OrdersTable } from './schema.js';
+
+export class DuplicateRefId extends Error {}
+export class InsufficientBalance extends Error {
+  constructor(readonly balance: number) {
+    super('insufficient balance');
+  }
+}
+
+export interface NewOrder {
+  id: string;
+  resellerId: string;
+  refId: string;
+  productCode: string;
+  productName: string;
+  categorySlug: string;
+  target: string;
+  zone: string | null;
+  price: number;
+}
+
+export interface OrderListFilter {
+  resellerId: string;
+  statuses: OrderStatus[] | null;
+  from: number | null;
+  to: number | null;
+  limit: number;
+  offset: number;
+}
+
+export const FULFIL_ORDER_JOB = 'fulfil_order';
+
+export class OrdersRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async findByRef(resellerId: string, refId: string): Promise<OrderRecord | null> {
+    const row = await this.db.selectFrom('orders').selectAll().where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async refExists(resellerId: string, refId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('orders').select('id').where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * The order transaction: the order row, the guarded wallet debit, its ledger entry and the
+   * fulfilment job commit together or not at all. The order insert comes first so that
+   * concurrent duplicates of one ref_id queue on the unique index and lose there, before
+   * they ever touch the balance.
+   */
+  async placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('orders')
+          .values({
+            id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
+            category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
+            serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
+          })
+          .execute();
+        const debited = await trx
+          .updateTable('resellers')
+          .set((eb) => ({ balance: eb('balance', '-', o.price), updated_at: now }))
+          .where('id', '=', o.resellerId)
+          .where('balance', '>=', o.price)
+          .returning('balance')
+          .executeTakeFirst();
+        if (!debited) {
+          const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
+          throw new InsufficientBalance(Number(current?.balance ?? 0));
+        }
+        await trx
+          .insertInto('ledger_entries')
+          .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now })
+          .execute();
+        await trx
+          .insertInto('jobs')
+          .values({ kind: FULFIL_ORDER_JOB, payload: JSON.stringify({ orderId: o.id }), run_at: now, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now })
+          .execute();
+        return {
+          id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
+          target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
+          failureReason: null, createdAt: now, completedAt: null,
+        } satisfies OrderRecord;
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateRefId();
+      throw e;
+    }
+  }
+
+  private filtered(f: Omit<OrderListFilter, 'limit' | 'offset'>) {
+    let q = this.db.selectFrom('orders').where('reseller_id', '=', f.resellerId);
+    if (f.statuses) q = q.where('status', 'in', f.statuses);
+    if (f.from !== null) q = q.where('created_at', '>=', f.from);
+    if (f.to !== null) q = q.where('created_at', '<=', f.to);
+    return q;
+  }
+
+  /** Newest first; ties broken by id so pages are stable. */
+  async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+      this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { orders: rows.map(toRecord), total: Number(count.n) };
+  }
+}
+
+export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
+  return {
+    id: r.id, resellerId: r.reseller_id, refId: r.ref_id, productCode: r.product_code, productName: r.product_name,
+    target: r.target, zone: r.zone, price: Number(r.price), status: r.status, serialNumber: r.serial_number,
+    failureCode: r.failure_code, failureReason: r.failure_reason, createdAt: Number(r.created_at),
+    completedAt: r.completed_at === null ? null : Number(r.completed_at),
+  };
+}

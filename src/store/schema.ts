@@ -1,0 +1,155 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Money columns are bigint minor units, read back as JS numbers (safe
+ * integers); times are epoch milliseconds (bigint) so sorting and ranges are the same on
+ * SQLite and PostgreSQL; booleans are 0/1 integers for the same reason.
+ */
+export interface ResellersTable {
+  id: string;
+  name: string;
+  email: string;
+  tier: 'gold' | 'platinum' | 'diamond';
+  status: 'pending' | 'active' | 'suspended';
+  balance: number;
+  callback_url: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  reseller_id: string;
+  api_key: string;
+  secret_enc: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface IpWhitelistTable {
+  reseller_id: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface CategoriesTable {
+  slug: string;
+  name: string;
+  type: 'game' | 'voucher';
+  /** JSON array of FormField, in display order. */
+  form: string;
+  checker_enabled: number;
+  sort_order: number;
+  created_at: number;
+}
+
+export interface ProductsTable {
+  code: string;
+  name: string;
+  category_slug: string;
+  kind: 'instant' | 'voucher';
+  limit_gated: number;
+  enabled: number;
+  sort_order: number;
+  created_at: number;
+}
+
+export interface CatalogsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface CatalogPricesTable {
+  catalog_id: string;
+  product_code: string;
+  tier: 'gold' | 'platinum' | 'diamond';
+  price: number;
+}
+
+export interface ResellerCatalogsTable {
+  reseller_id: string;
+  catalog_id: string;
+}
+
+export interface SuppliersTable {
+  id: string;
+  name: string;
+  adapter: string;
+  enabled: number;
+  status: 'active' | 'maintenance';
+  credentials_enc: string | null;
+  created_at: number;
+}
+
+export interface ProductRoutesTable {
+  id: string;
+  product_code: string;
+  supplier_id: string;
+  supplier_sku: string;
+  cost: number;
+  priority: number;
+  enabled: number;
+  created_at: number;
+}
+
+export interface OrdersTable {
+  id: string;
+  reseller_id: string;
+  ref_id: string;
+  product_code: string;
+  product_name: string;
+  category_slug: string;
+  target: string;
+  zone: string | null;
+  price: number;
+  status: 'processing' | 'success' | 'failed' | 'refunded';
+  serial_number: string | null;
+  failure_code: string | null;
+  failure_reason: string | null;
+  created_at: number;
+  completed_at: number | null;
+  updated_at: number;
+}
+
+export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  reseller_id: string;
+  type: LedgerEntryType;
+  /** Signed: negative for money leaving the wallet. */
+  amount: number;
+  balance_after: number;
+  order_id: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  run_at: number;
+  attempts: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface DB {
+  resellers: ResellersTable;
+  api_keys: ApiKeysTable;
+  ip_whitelist: IpWhitelistTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  catalogs: CatalogsTable;
+  catalog_prices: CatalogPricesTable;
+  reseller_catalogs: ResellerCatalogsTable;
+  suppliers: SuppliersTable;
+  product_routes: ProductRoutesTable;
+  orders: OrdersTable;
+  ledger_entries: LedgerEntriesTable;
+  jobs: JobsTable;
+}
