@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { parseConfig, type Config } from '../../src/config.js';
+import { createPlatform, type Platform, type PlatformOverrides } from '../../src/main.js';
+import type { DemoCredentials } from '../../src/services/seed-demo.js';
+import { ResellerClient } from './client.js';
+import { createTestStore, type StoreKind, type TestStore } from './stores.js';
+
+export interface TestApp {
+  platform: Platform;
+  store: TestStore;
+  baseUrl: string;
+  origin: string;
+  demo: DemoCredentials;
+  client: ResellerClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole service (composition root, real store, real HTTP on 127.0.0.1) with the
+ * demo seeded. Pass `store` to share one store between several instances.
+ */
+export async function startTestApp(
+  kind: StoreKind,
+  opts: { env?: Record<string, string>; overrides?: PlatformOverrides; store?: TestStore; seed?: boolean } = {},
+): Promise<TestApp> {
+  const store = opts.store ?? (await createTestStore(kind));
+  const config: Config = parseConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: store.dataDir,
+    DATABASE_URL: store.url,
+    MASTER_KEY: 'ab'.repeat(32),
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const platform = await createPlatform(config, opts.overrides);
+  const seeded = opts.seed === false ? null : await platform.seedDemo();
+  const origin = await platform.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseUrl = `${origin}/api/v1`;
+  const demo = seeded ?? { resellerId: '', apiKey: '', apiSecret: '' };
+  return {
+    platform,
+    store,
+    baseUrl,
+    origin,
+    demo,
+    client: new ResellerClient(baseUrl, demo.apiKey, demo.apiSecret),
+    async close() {
+      await platform.close();
+      if (!opts.store) await store.drop();
+    },
+  };
+}
+
+export const uniqueRef = (prefix = 'ref') => `${prefix}-${randomBytes(6).toString('hex')}`;
