@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
+import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
 import type { DB, OrdersTable } from './schema.js';
 
 export class DuplicateRefId extends Error {}
@@ -30,8 +31,6 @@ export interface OrderListFilter {
   limit: number;
   offset: number;
 }
-
-export const FULFIL_ORDER_JOB = 'fulfil_order';
 
 export class OrdersRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -78,10 +77,7 @@ export class OrdersRepo {
           .insertInto('ledger_entries')
           .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now })
           .execute();
-        await trx
-          .insertInto('jobs')
-          .values({ kind: FULFIL_ORDER_JOB, payload: JSON.stringify({ orderId: o.id }), run_at: now, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now })
-          .execute();
+        await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
         return {
           id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
           target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,

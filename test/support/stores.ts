@@ -14,6 +14,11 @@ export type StoreKind = 'sqlite' | 'postgres';
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? '';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? '';
 
+/** CI sets REQUIRE_ALL_SUITES so that a missing service fails the run instead of skipping. */
+if (process.env.REQUIRE_ALL_SUITES && (!POSTGRES_URL || !REDIS_URL)) {
+  throw new Error('REQUIRE_ALL_SUITES is set but TEST_POSTGRES_URL or TEST_REDIS_URL is missing');
+}
+
 export const storeKinds = (): StoreKind[] => (POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite']);
 
 export interface TestStore {
