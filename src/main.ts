@@ -55,6 +55,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
+  if (redis) await redisReady(redis, logger);
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
@@ -82,4 +83,17 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       if (redis) redis.disconnect();
     },
   };
+}
+
+/** Waits briefly for Redis so the first requests already share counts; a dead Redis only warns. */
+async function redisReady(redis: Redis, logger: Logger): Promise<void> {
+  if (redis.status === 'ready') return;
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 3000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!ready) logger.warn('redis not ready after 3 s; rate limits are counted per process until it is');
 }
