@@ -1,0 +1,86 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ResellerClient } from '../support/client.js';
+
+const BIN = path.resolve('bin/topup.js');
+
+/** Starts `topup serve` as a new user would and collects its output until it listens. */
+function serve(dataDir: string): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (/topup listening on \S+/.test(output)) {
+        clearTimeout(timer);
+        resolve({ child, output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('quick start, as a new user runs it', () => {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('serve creates the data folder, seeds the demo, prints credentials once, and the printed example places an order', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'topup-qs-')), 'data');
+    dirs.push(path.dirname(dataDir));
+    const { child, output } = await serve(dataDir);
+    children.push(child);
+    expect(existsSync(path.join(dataDir, 'topup.sqlite'))).toBe(true);
+    expect(existsSync(path.join(dataDir, 'master.key'))).toBe(true);
+    const baseUrl = /TOPUP_BASE_URL=(\S+)/.exec(output)![1]!;
+    const apiKey = /TOPUP_API_KEY=(\S+)/.exec(output)![1]!;
+    const apiSecret = /TOPUP_API_SECRET=(\S+)/.exec(output)![1]!;
+    const body = /BODY='([^']+)'/.exec(output)![1]!;
+    const client = new ResellerClient(baseUrl, apiKey, apiSecret);
+    const placed = await client.post('/order', body);
+    expect(placed.status, placed.text).toBe(200);
+    const ref = JSON.parse(body).ref_id;
+    const status = await client.get(`/order-status?ref_id=${ref}`);
+    expect(status.status).toBe(200);
+    expect(['processing', 'success']).toContain(status.body.data.status);
+
+    // A restart on the same data folder keeps everything and prints no secret again.
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    const again = await serve(dataDir);
+    children.push(again.child);
+    expect(again.output).not.toContain(apiSecret);
+    const url2 = /topup listening on (\S+)/.exec(again.output)![1]!;
+    const status2 = await new ResellerClient(url2, apiKey, apiSecret).get(`/order-status?ref_id=${ref}`);
+    expect(status2.body.data.order_id).toBe(placed.body.data.order_id);
+    again.child.kill('SIGTERM');
+  });
+
+  it('migrate runs on its own and is idempotent; bad config lists every problem', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'topup-mig-'));
+    dirs.push(dataDir);
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+    const first = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('001_initial');
+    const second = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    expect(second.stdout).toContain('up to date');
+    const bad = spawnSync(process.execPath, [BIN, 'migrate'], { env: { ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', MASTER_KEY: '' }, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('PORT');
+    expect(bad.stderr).toContain('DATABASE_URL');
+    expect(bad.stderr).toContain('MASTER_KEY');
+  });
+});
