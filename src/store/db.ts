@@ -34,6 +34,9 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
+  // An idle connection the server closed (restart, failover) must not crash the process:
+  // the pool drops it and the next query opens a new one.
+  pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
