@@ -9,6 +9,8 @@ const USAGE = `Usage: topup <command>
 
 Commands:
   serve                      migrate, seed the demo on first start, and serve the API
+                             (with the job worker inside unless WORKER_IN_PROCESS=false)
+  worker                     run only the job worker and the supply refresh
   migrate                    run database migrations and exit
   seed                       seed the demo data (prints the demo credentials once)
   call METHOD PATH [BODY]    sign and send a reseller API request
@@ -56,10 +58,25 @@ async function serve() {
   const config = loadConfig();
   const platform = await createPlatform(config);
   const creds = config.seedDemo ? await platform.seedDemo() : null;
+  if (config.inProcessWorker) platform.startBackground();
   const address = await platform.app.listen({ host: config.host, port: config.port });
   const baseUrl = `${address.replace('0.0.0.0', '127.0.0.1')}/api/v1`;
   if (creds) process.stdout.write(demoBanner(creds, baseUrl));
   process.stdout.write(`topup listening on ${baseUrl} (store: ${config.store.kind})\n`);
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** The job worker and supply refresh alone, for deployments that scale them separately. */
+async function worker() {
+  const config = loadConfig();
+  const platform = await createPlatform(config);
+  platform.startBackground();
+  process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
   const stop = async () => {
     await platform.close();
     process.exit(0);
@@ -111,6 +128,7 @@ async function call(method: string | undefined, path: string | undefined, body: 
 const [command, ...args] = process.argv.slice(2);
 const commands: Record<string, () => Promise<void>> = {
   serve,
+  worker,
   migrate,
   seed,
   call: () => call(args[0], args[1], args[2]),

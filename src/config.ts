@@ -24,6 +24,12 @@ export interface Config {
   trustedProxies: string[];
   logLevel: string;
   seedDemo: boolean;
+  /** Run the job worker and the supply refresh inside the server process. */
+  inProcessWorker: boolean;
+  worker: { concurrency: number; pollMs: number; leaseMs: number };
+  fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
+  checkerTimeoutMs: number;
+  sandboxDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +134,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies,
     logLevel,
     seedDemo: bool('SEED_DEMO', envName !== 'production'),
+    inProcessWorker: bool('WORKER_IN_PROCESS', true),
+    worker: {
+      concurrency: int('WORKER_CONCURRENCY', 32, 1, 1000),
+      pollMs: int('WORKER_POLL_MS', 50, 5, 60_000),
+      leaseMs: int('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
+    },
+    fulfilment: {
+      pollBaseMs: int('FULFIL_POLL_MS', 500, 10, 600_000),
+      ambiguousBoundMs: int('FULFIL_ATTENTION_AFTER_MS', 15 * 60_000, 1000, 7 * 86_400_000),
+      supplyRefreshMs: int('SUPPLY_REFRESH_MS', 30_000, 100, 3_600_000),
+    },
+    checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
+    sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -9,7 +9,19 @@ import { presenters } from './http/presenters.js';
 import { resellerPipeline } from './http/reseller-pipeline.js';
 import { resellerApi } from './http/routes/reseller-api.js';
 import { createLogger } from './logger.js';
+import { sandboxChecker } from './adapters/checkers/sandbox.js';
+import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
+import type { Supplier } from './adapters/suppliers/types.js';
 import { Authenticator } from './services/authenticate.js';
+import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
+import { RefreshSupply } from './services/refresh-supply.js';
+import { SupplierGate } from './services/supplier-gate.js';
+import { ValidateAccount } from './services/validate-account.js';
+import { FulfilmentRepo } from './store/fulfilment-repo.js';
+import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
+import { SupplyRepo } from './store/supply-repo.js';
+import type { JobHandler } from './worker/job-contract.js';
+import { JobRunner } from './worker/runner.js';
 import { randomIds } from './services/ids.js';
 import { PlaceOrder } from './services/place-order.js';
 import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
@@ -36,6 +48,13 @@ export interface Platform {
   repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo };
   clock: Clock;
   ids: IdGenerator;
+  /** The durable job runner (fulfilment, callbacks); started by startBackground(). */
+  runner: JobRunner;
+  /** Job handlers by kind; the runner runs exactly these. */
+  jobHandlers: Record<string, JobHandler<any>>;
+  refreshSupply: RefreshSupply;
+  /** Starts the worker and the periodic supply refresh in this process. */
+  startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
   seedDemo(): Promise<DemoCredentials | null>;
   close(): Promise<void>;
@@ -62,7 +81,24 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   const auth = new Authenticator(repos.resellers, secrets, clock);
-  const placeOrder = new PlaceOrder({ orders: repos.orders, catalog: repos.catalog, clock, ids, currency });
+  const fulfilmentRepo = new FulfilmentRepo(db);
+  const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
+  const supplierAdapters: Record<string, Supplier> = { sandbox };
+  const suppliers: SupplierResolver = (route) => {
+    const adapter = supplierAdapters[route.adapter];
+    if (!adapter) throw new Error(`no supplier adapter named "${route.adapter}"`);
+    return adapter;
+  };
+  const jobHandlers: Record<string, JobHandler<any>> = {};
+  const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
+  const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment, onTerminal: () => runner.wake() });
+  jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
+  const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
+  const placeOrder = new PlaceOrder({
+    orders: repos.orders, catalog: repos.catalog, gate: new SupplierGate(repos.catalog), checker: sandboxChecker,
+    checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake(),
+  });
+  const validateAccount = new ValidateAccount({ catalog: repos.catalog, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
   const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
 
   const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
@@ -72,12 +108,23 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     if (req.url.startsWith('/api/')) await onSend(req, reply);
   });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
-  await app.register(resellerApi({ ...pipelineDeps, placeOrder, queries, present: presenters(currency.decimals), currency }), { prefix: '/api/v1' });
+  await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present: presenters(currency.decimals), currency }), { prefix: '/api/v1' });
+
+  let refreshTimer: NodeJS.Timeout | null = null;
+  const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, clock, ids,
+    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply,
+    startBackground() {
+      runner.start();
+      void refreshSafely();
+      refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
+      refreshTimer.unref();
+    },
     seedDemo: () => seedDemo({ db, resellers: repos.resellers, ledger: repos.ledger, secrets, clock, ids }),
     async close() {
+      if (refreshTimer) clearInterval(refreshTimer);
+      await runner.stop();
       await app.close();
       await database.close();
       if (redis) redis.disconnect();

@@ -4,8 +4,11 @@ import { toMajor } from '../domain/money.js';
 import { AppError } from '../errors.js';
 import type { CatalogRepo } from '../store/catalog-repo.js';
 import { DuplicateRefId, InsufficientBalance, type OrdersRepo } from '../store/orders-repo.js';
+import type { AccountChecker } from '../adapters/checkers/types.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import type { ResellerPrincipal } from './authenticate.js';
+import { checkWithTimeout, REFUSAL_MESSAGES } from './check-account.js';
+import type { SupplierGate } from './supplier-gate.js';
 
 const duplicate = (refId: string) =>
   new AppError('DUPLICATE_REF_ID', `an order with ref_id "${refId}" already exists; read it with GET /order-status, or use a new ref_id for a new order`);
@@ -13,11 +16,22 @@ const duplicate = (refId: string) =>
 /** POST /order: validate, check the product, price and supply, then charge and enqueue atomically. */
 export class PlaceOrder {
   constructor(
-    private readonly deps: { orders: OrdersRepo; catalog: CatalogRepo; clock: Clock; ids: IdGenerator; currency: CurrencySettings },
+    private readonly deps: {
+      orders: OrdersRepo;
+      catalog: CatalogRepo;
+      gate: SupplierGate;
+      checker: AccountChecker;
+      checkerTimeoutMs: number;
+      clock: Clock;
+      ids: IdGenerator;
+      currency: CurrencySettings;
+      /** Told after an order commits, so the in-process worker starts at once. */
+      onPlaced?: () => void;
+    },
   ) {}
 
   async execute(who: ResellerPrincipal, body: unknown): Promise<OrderRecord> {
-    const { orders, catalog, clock, ids, currency } = this.deps;
+    const { orders, catalog, gate, checker, clock, ids, currency } = this.deps;
     const req = parseOrderRequest(body, currency.decimals);
 
     // A retry of an accepted order is a duplicate, whatever changed since (price, product).
@@ -36,12 +50,23 @@ export class PlaceOrder {
       throw new AppError('PRICE_NOT_MATCH', `price does not match the current price ${toMajor(product.price, currency.decimals)} ${currency.code}; read GET /products again, or omit price`);
     }
 
-    if (!product.routable) {
+    if (!(await gate.accepting(product.code))) {
       throw new AppError('ORDER_FAILED_SUPPLIER_GATE', 'no supplier is available for this product right now; no order was created and nothing was charged; retry later with the same ref_id');
     }
 
+    // Pre-order ID check, before any charge: only a definitive verdict refuses.
+    let checkerVerified = false;
+    if (product.checkerEnabled) {
+      const zone = serverFields.length > 0 ? req.zone : null;
+      const verdict = await checkWithTimeout(checker, { categorySlug: product.categorySlug, target: req.target, zone, productCode: product.code }, this.deps.checkerTimeoutMs);
+      if (verdict.verdict === 'INVALID_ID' || verdict.verdict === 'REGION_LOCK' || verdict.verdict === 'PURCHASE_LIMIT') {
+        throw new AppError(verdict.verdict, REFUSAL_MESSAGES[verdict.verdict]);
+      }
+      checkerVerified = verdict.verdict === 'valid';
+    }
+
     try {
-      return await orders.placeWithDebit(
+      const order = await orders.placeWithDebit(
         {
           id: ids.uuid(),
           resellerId: who.resellerId,
@@ -52,9 +77,12 @@ export class PlaceOrder {
           target: req.target,
           zone: serverFields.length > 0 ? req.zone : null,
           price: product.price,
+          checkerVerified,
         },
         clock.now(),
       );
+      this.deps.onPlaced?.();
+      return order;
     } catch (e) {
       if (e instanceof DuplicateRefId) throw duplicate(req.refId);
       if (e instanceof InsufficientBalance) {

@@ -2,6 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import type { Tier } from './resellers-repo.js';
 
+/** A supplier failing this many times in a row is treated as unreachable by the gate. */
+export const UNREACHABLE_AFTER = 3;
+/** system_state key present while the last availability refresh could not run. */
+export const AVAILABILITY_FAILED_KEY = 'availability.check_failed';
+
 export interface FormField {
   name: string;
   label: string;
@@ -43,11 +48,36 @@ export class CatalogRepo {
       .where('p.enabled', '=', 1);
   }
 
+  /**
+   * Live status: some route to a supplier accepting orders that is not known to be out of
+   * stock. When the last availability refresh could not run, availability is ignored
+   * (every product with an accepting route is active), as the spec requires.
+   */
   private routableExpr() {
     return sql<number>`(case when exists (
       select 1 from product_routes r join suppliers s on s.id = r.supplier_id
+      left join supplier_health h on h.supplier_id = s.id
       where r.product_code = p.code and r.enabled = 1 and s.enabled = 1 and s.status = 'active'
+        and coalesce(h.consecutive_failures, 0) < ${UNREACHABLE_AFTER}
+        and (r.available is null or r.available = 1
+             or exists (select 1 from system_state st where st.key = ${AVAILABILITY_FAILED_KEY}))
     ) then 1 else 0 end)`;
+  }
+
+  /** The supplier gate: an enabled route to a supplier that is accepting orders (stock aside). */
+  async hasAcceptingRoute(productCode: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('product_routes as r')
+      .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
+      .select('r.id')
+      .where('r.product_code', '=', productCode)
+      .where('r.enabled', '=', 1)
+      .where('s.enabled', '=', 1)
+      .where('s.status', '=', 'active')
+      .where(sql<boolean>`coalesce(h.consecutive_failures, 0) < ${UNREACHABLE_AFTER}`)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   private selectProduct(q: ReturnType<CatalogRepo['visible']>) {

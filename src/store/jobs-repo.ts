@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
@@ -17,4 +17,63 @@ export async function enqueueJob(db: Executor, job: { kind: string; payload: unk
     .insertInto('jobs')
     .values({ kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now })
     .execute();
+}
+
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+  run_at: number;
+}
+
+/**
+ * Claiming, completing and rescheduling jobs. A claim is a lease: a worker that dies
+ * leaves its rows to be claimed again once locked_until has passed. On PostgreSQL the
+ * claim skips rows other workers hold (FOR UPDATE SKIP LOCKED), so any number of workers
+ * share one queue; on SQLite the single writer makes the claim atomic.
+ */
+export class JobsRepo {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: 'sqlite' | 'postgres',
+  ) {}
+
+  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob[]> {
+    if (kinds.length === 0 || limit <= 0) return [];
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ClaimedJob>`
+      update jobs set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
+      where id in (
+        select id from jobs
+        where kind in (${sql.join(kinds)}) and run_at <= ${now} and (locked_until is null or locked_until < ${now})
+        order by run_at, id limit ${limit} ${lock}
+      )
+      returning id, kind, payload, attempts, run_at`.execute(this.db);
+    return result.rows.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), run_at: Number(r.run_at) }));
+  }
+
+  async complete(id: number, workerId: string): Promise<void> {
+    await this.db.deleteFrom('jobs').where('id', '=', id).where('locked_by', '=', workerId).execute();
+  }
+
+  async reschedule(id: number, workerId: string, runAt: number, error: string | null): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ run_at: runAt, locked_until: null, locked_by: null, last_error: error })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  /** When the next job of these kinds becomes due (or its lease runs out), if any. */
+  async nextDueAt(kinds: string[]): Promise<number | null> {
+    if (kinds.length === 0) return null;
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min(sql<number>`case when locked_until is null then run_at else locked_until end`).as('at'))
+      .where('kind', 'in', kinds)
+      .executeTakeFirst();
+    return row?.at == null ? null : Number(row.at);
+  }
 }

@@ -21,6 +21,7 @@ export interface NewOrder {
   target: string;
   zone: string | null;
   price: number;
+  checkerVerified: boolean;
 }
 
 export interface OrderListFilter {
@@ -60,6 +61,7 @@ export class OrdersRepo {
             id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
             category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
             serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
+            checker_verified: o.checkerVerified ? 1 : 0,
           })
           .execute();
         const debited = await trx

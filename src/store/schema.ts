@@ -91,6 +91,8 @@ export interface ProductRoutesTable {
   priority: number;
   enabled: number;
   created_at: number;
+  available: Generated<number | null>;
+  checked_at: Generated<number | null>;
 }
 
 export interface OrdersTable {
@@ -110,6 +112,32 @@ export interface OrdersTable {
   created_at: number;
   completed_at: number | null;
   updated_at: number;
+  supplier_id: Generated<string | null>;
+  supplier_sku: Generated<string | null>;
+  routes_tried: Generated<number>;
+  needs_attention: Generated<number>;
+  checker_verified: Generated<number>;
+}
+
+export interface SupplierHealthTable {
+  supplier_id: string;
+  consecutive_failures: number;
+  last_error: string | null;
+  updated_at: number;
+}
+
+export interface SandboxOrdersTable {
+  reference: string;
+  sku: string;
+  target: string;
+  submissions: number;
+  ready_at: number;
+  created_at: number;
+}
+
+export interface SystemStateTable {
+  key: string;
+  value: string;
 }
 
 export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit';
@@ -152,4 +180,7 @@ export interface DB {
   orders: OrdersTable;
   ledger_entries: LedgerEntriesTable;
   jobs: JobsTable;
+  supplier_health: SupplierHealthTable;
+  sandbox_orders: SandboxOrdersTable;
+  system_state: SystemStateTable;
 }

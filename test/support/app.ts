@@ -21,7 +21,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   kind: StoreKind,
-  opts: { env?: Record<string, string>; overrides?: PlatformOverrides; store?: TestStore; seed?: boolean } = {},
+  opts: { env?: Record<string, string>; overrides?: PlatformOverrides; store?: TestStore; seed?: boolean; worker?: boolean } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await createTestStore(kind));
   const config: Config = parseConfig({
@@ -30,10 +30,13 @@ export async function startTestApp(
     DATABASE_URL: store.url,
     MASTER_KEY: 'ab'.repeat(32),
     LOG_LEVEL: 'silent',
+    SANDBOX_DELAY_MS: '0',
+    FULFIL_POLL_MS: '20',
     ...opts.env,
   });
   const platform = await createPlatform(config, opts.overrides);
   const seeded = opts.seed === false ? null : await platform.seedDemo();
+  if (opts.worker) platform.startBackground();
   const origin = await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `${origin}/api/v1`;
   const demo = seeded ?? { resellerId: '', apiKey: '', apiSecret: '' };
@@ -52,3 +55,14 @@ export async function startTestApp(
 }
 
 export const uniqueRef = (prefix = 'ref') => `${prefix}-${randomBytes(6).toString('hex')}`;
+
+/** Polls GET /order-status until the order leaves processing (fulfilment is asynchronous). */
+export async function waitForTerminal(client: ResellerClient, refId: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await client.get(`/order-status?ref_id=${encodeURIComponent(refId)}`);
+    if (r.status === 200 && r.body.data.status !== 'processing') return r.body.data;
+    if (Date.now() > deadline) throw new Error(`order ${refId} still ${r.body?.data?.status ?? r.status} after ${timeoutMs} ms`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}

@@ -4,6 +4,7 @@ import { pageMeta } from '../../domain/list-query.js';
 import type { Authenticator } from '../../services/authenticate.js';
 import type { PlaceOrder } from '../../services/place-order.js';
 import type { ResellerQueries } from '../../services/reseller-queries.js';
+import type { ValidateAccount } from '../../services/validate-account.js';
 import type { CurrencySettings } from '../../services/ports.js';
 import type { Presenters } from '../presenters.js';
 import { principalOf, resellerPipeline } from '../reseller-pipeline.js';
@@ -12,6 +13,7 @@ export interface ResellerApiDeps {
   auth: Authenticator;
   limiter: RateLimiter;
   placeOrder: PlaceOrder;
+  validateAccount: ValidateAccount;
   queries: ResellerQueries;
   present: Presenters;
   currency: CurrencySettings;
@@ -43,6 +45,11 @@ export function resellerApi(deps: ResellerApiDeps) {
     app.post('/order', { config: { rateExempt: true } }, async (req) => {
       const order = await placeOrder.execute(principalOf(req), req.body);
       return { success: true, data: present.orderCreated(order) };
+    });
+
+    app.post('/validation', async (req) => {
+      const result = await deps.validateAccount.execute(principalOf(req), req.body);
+      return { success: true, data: result };
     });
 
     app.get<Q>('/order-status', async (req) => {

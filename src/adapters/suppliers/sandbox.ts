@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { sandboxAccount } from '../../domain/sandbox-accounts.js';
+import type { Clock } from '../../services/ports.js';
+import type { DB } from '../../store/schema.js';
+import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from './types.js';
+
+/** Operator switches of the sandbox upstream (stored, so every process sees them). */
+export interface SandboxSwitches {
+  /** 'up', 'down' (connections refused) or 'maintenance'. */
+  mode: 'up' | 'down' | 'maintenance';
+  outOfStock: string[];
+  /** When true, availability checks fail (the check itself cannot run). */
+  availabilityBroken: boolean;
+}
+
+const DEFAULT_SWITCHES: SandboxSwitches = { mode: 'up', outOfStock: [], availabilityBroken: false };
+const KEY = 'sandbox.switches';
+
+export async function readSandboxSwitches(db: Kysely<DB>): Promise<SandboxSwitches> {
+  const row = await db.selectFrom('system_state').select('value').where('key', '=', KEY).executeTakeFirst();
+  return row ? { ...DEFAULT_SWITCHES, ...(JSON.parse(row.value) as Partial<SandboxSwitches>) } : DEFAULT_SWITCHES;
+}
+
+export async function writeSandboxSwitches(db: Kysely<DB>, patch: Partial<SandboxSwitches>): Promise<SandboxSwitches> {
+  const next = { ...(await readSandboxSwitches(db)), ...patch };
+  await db.insertInto('system_state').values({ key: KEY, value: JSON.stringify(next) }).onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(next) })).execute();
+  return next;
+}
+
+/**
+ * A simulated upstream. Outcomes follow the sandbox test-account table; references are
+ * remembered in the store (with a submission count that proves no double orders), and an
+ * outcome becomes visible `delayMs` after the first submission, like a real upstream.
+ */
+export class SandboxSupplier implements Supplier {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly delayMs: number,
+  ) {}
+
+  async submit(req: SubmitRequest): Promise<SubmitResult> {
+    const sw = await readSandboxSwitches(this.db);
+    if (sw.mode === 'down') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE', message: 'connection refused' };
+    if (sw.mode === 'maintenance') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_MAINTENANCE', message: 'upstream in maintenance' };
+    if (sw.outOfStock.includes(req.sku)) return { outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE', message: 'out of stock' };
+    const now = this.clock.now();
+    await this.db
+      .insertInto('sandbox_orders')
+      .values({ reference: req.reference, sku: req.sku, target: req.target, submissions: 1, ready_at: now + this.delayMs, created_at: now })
+      .onConflict((oc) => oc.column('reference').doUpdateSet((eb) => ({ submissions: eb('sandbox_orders.submissions', '+', 1) })))
+      .execute();
+    if (this.delayMs > 0) return { outcome: 'accepted' };
+    const st = await this.status(req.reference);
+    if (st.state === 'success') return { outcome: 'success', voucherCode: st.voucherCode };
+    if (st.state === 'failed') return { outcome: 'rejected', notTaken: false, code: st.code, message: st.message };
+    return { outcome: 'accepted' };
+  }
+
+  async status(reference: string): Promise<StatusResult> {
+    const row = await this.db.selectFrom('sandbox_orders').selectAll().where('reference', '=', reference).executeTakeFirst();
+    if (!row) return { state: 'unknown' };
+    if (this.clock.now() < Number(row.ready_at)) return { state: 'pending' };
+    const outcome = sandboxAccount(row.target).fulfilment;
+    if (outcome.kind === 'failed') return { state: 'failed', code: outcome.code, message: outcome.upstreamMessage };
+    // A stable voucher code per reference, so repeated queries agree.
+    const code = createHash('sha256').update(reference).digest('hex').slice(0, 16).toUpperCase().replace(/(.{4})(?!$)/g, '$1-');
+    return { state: 'success', voucherCode: `SBX-${code}` };
+  }
+
+  async available(sku: string): Promise<boolean> {
+    const sw = await readSandboxSwitches(this.db);
+    if (sw.availabilityBroken) throw new Error('sandbox availability check is switched off');
+    return !sw.outOfStock.includes(sku);
+  }
+
+  async health(): Promise<'up' | 'down' | 'maintenance'> {
+    return (await readSandboxSwitches(this.db)).mode;
+  }
+}

@@ -1,0 +1,39 @@
+import type { FailureCode } from '../../domain/failure.js';
+
+/**
+ * What the fulfilment engine needs from an upstream supplier. Our order id is always the
+ * upstream reference, so a submission can be looked up after a crash before ordering again.
+ */
+export interface SubmitRequest {
+  reference: string;
+  sku: string;
+  target: string;
+  zone: string | null;
+  kind: 'instant' | 'voucher';
+}
+
+export type UpstreamFailure = { code: FailureCode | null; message: string | null };
+
+export type SubmitResult =
+  /** Taken upstream, outcome later: poll status(reference). */
+  | { outcome: 'accepted' }
+  | { outcome: 'success'; voucherCode?: string }
+  /** A definite no. notTaken: certainly never accepted upstream, so another route may be tried. */
+  | ({ outcome: 'rejected'; notTaken: boolean } & UpstreamFailure)
+  /** Sent, but no definite answer (timeout after sending): never re-order elsewhere, poll. */
+  | { outcome: 'ambiguous'; message: string };
+
+export type StatusResult =
+  | { state: 'unknown' }
+  | { state: 'pending' }
+  | { state: 'success'; voucherCode?: string }
+  | ({ state: 'failed' } & UpstreamFailure)
+  | { state: 'ambiguous'; message: string };
+
+export interface Supplier {
+  submit(req: SubmitRequest): Promise<SubmitResult>;
+  status(reference: string): Promise<StatusResult>;
+  /** Throws when the check itself cannot run. */
+  available(sku: string): Promise<boolean>;
+  health(): Promise<'up' | 'down' | 'maintenance'>;
+}

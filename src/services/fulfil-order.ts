@@ -1,0 +1,126 @@
+import type { StatusResult, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
+import { classifyFailure, type FailureCode } from '../domain/failure.js';
+import { referenceToken, serialNumber } from '../domain/serial.js';
+import type { FulfilmentOrder, FulfilmentRepo, UsableRoute } from '../store/fulfilment-repo.js';
+import type { Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
+import type { Clock } from './ports.js';
+
+export interface FulfilSettings {
+  /** First wait before asking an upstream about an accepted or ambiguous submission. */
+  pollBaseMs: number;
+  /** Past this age an order without a definite upstream answer is flagged for the operator. */
+  ambiguousBoundMs: number;
+}
+
+export type SupplierResolver = (route: { supplierId: string; adapter: string }) => Supplier;
+
+type Next = { done: true } | { retryAt: number; error?: string };
+
+/**
+ * Fulfils one order (the handler of fulfil_order jobs). Routes are tried in priority order;
+ * a failure that certainly was not taken upstream moves to the next route, anything that
+ * may have been taken is only ever asked about, never re-ordered elsewhere. The route in
+ * flight is written before each submission, so a crash is followed by a status query.
+ */
+export class FulfilOrder {
+  constructor(
+    private readonly deps: { repo: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; settings: FulfilSettings; onTerminal?: () => void },
+  ) {}
+
+  readonly handle: JobHandler<{ orderId: string }> = async (job) => {
+    const next = await this.run(job);
+    return 'done' in next ? { status: 'done' } : ({ status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome);
+  };
+
+  private async run(job: Job<{ orderId: string }>): Promise<Next> {
+    const { repo } = this.deps;
+    const order = await repo.order(job.payload.orderId);
+    if (!order || order.status !== 'processing') return { done: true };
+    const routes = await repo.routes(order.productCode);
+
+    if (order.supplierId) {
+      const route = routes.find((r) => r.supplierId === order.supplierId) ?? { supplierId: order.supplierId, supplierName: '', adapter: 'sandbox', sku: order.supplierSku ?? '' };
+      const status = await this.safeStatus(route, order.id);
+      switch (status.state) {
+        case 'success':
+          return this.succeed(order, status.voucherCode);
+        case 'failed':
+          return this.fail(order, status.code, status.message);
+        case 'pending':
+        case 'ambiguous':
+          return this.pollLater(order, job, status.state === 'ambiguous' ? status.message : undefined);
+        case 'unknown':
+          // Never reached that supplier: submitting there again is safe.
+          return this.submitFrom(order, routes, order.routesTried, job);
+      }
+    }
+    return this.submitFrom(order, routes, order.routesTried, job);
+  }
+
+  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: Job): Promise<Next> {
+    const { repo, clock } = this.deps;
+    let lastFailure: { code: FailureCode | null; message: string | null } = { code: 'NO_SUPPLIER_AVAILABLE', message: null };
+    for (let i = start; i < routes.length; i++) {
+      const route = routes[i]!;
+      await repo.markInFlight(order.id, route, i, clock.now());
+      const result = await this.safeSubmit(route, order);
+      switch (result.outcome) {
+        case 'success':
+          await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
+          return this.succeed(order, result.voucherCode);
+        case 'accepted':
+          await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
+          return this.pollLater(order, job);
+        case 'ambiguous':
+          return this.pollLater(order, job, result.message);
+        case 'rejected':
+          if (!result.notTaken) return this.fail(order, result.code, result.message);
+          if (result.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
+          lastFailure = { code: result.code, message: result.message };
+          await repo.markInFlight(order.id, null, i + 1, clock.now());
+      }
+    }
+    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message);
+  }
+
+  private pollLater(order: FulfilmentOrder, job: Job, error?: string): Next | Promise<Next> {
+    const { clock, settings, repo } = this.deps;
+    const now = clock.now();
+    if (now - order.createdAt > settings.ambiguousBoundMs) {
+      // No definite answer for too long: keep the money where it is and ask a human.
+      return repo.flagForOperator(order.id, now).then(() => ({ done: true }) as Next);
+    }
+    const delay = Math.min(settings.pollBaseMs * 2 ** Math.min(job.attempts, 10), 60_000);
+    return { retryAt: now + delay, error };
+  }
+
+  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined): Promise<Next> {
+    const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
+    if (await this.deps.repo.succeed(order.id, serial, this.deps.clock.now())) this.deps.onTerminal?.();
+    return { done: true };
+  }
+
+  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null): Promise<Next> {
+    const { repo, clock } = this.deps;
+    const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
+    if (await repo.fail(order.id, failure, clock.now())) this.deps.onTerminal?.();
+    return { done: true };
+  }
+
+  private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {
+    try {
+      return await this.deps.suppliers(route).submit({ reference: order.id, sku: route.sku, target: order.target, zone: order.zone, kind: order.kind });
+    } catch (e) {
+      // An exception after the request may have left: treat as ambiguous, never re-route.
+      return { outcome: 'ambiguous', message: (e as Error).message };
+    }
+  }
+
+  private async safeStatus(route: UsableRoute, reference: string): Promise<StatusResult> {
+    try {
+      return await this.deps.suppliers(route).status(reference);
+    } catch (e) {
+      return { state: 'ambiguous', message: (e as Error).message };
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { FulfilmentRepo } from '../store/fulfilment-repo.js';
+import type { SupplyRepo } from '../store/supply-repo.js';
+import type { SupplierResolver } from './fulfil-order.js';
+import type { Clock } from './ports.js';
+
+/**
+ * Refreshes what GET /products and the supplier gate read: each supplier's health and each
+ * route's availability. If any availability check cannot run, the refresh records that,
+ * and every product is then reported active (spec: status rule 2).
+ */
+export class RefreshSupply {
+  constructor(private readonly deps: { supply: SupplyRepo; fulfilment: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; logger: Logger }) {}
+
+  async run(): Promise<void> {
+    const { supply, fulfilment, suppliers, clock, logger } = this.deps;
+    for (const s of await supply.enabledSuppliers()) {
+      let state: 'up' | 'down' | 'maintenance';
+      try {
+        state = await suppliers({ supplierId: s.id, adapter: s.adapter }).health();
+      } catch {
+        state = 'down';
+      }
+      if (state === 'up') await fulfilment.recordSupplierResult(s.id, true, null, clock.now());
+      else await fulfilment.markSupplierUnavailable(s.id, state, clock.now());
+    }
+    let checkFailed = false;
+    for (const r of await supply.enabledRoutes()) {
+      try {
+        const available = await suppliers({ supplierId: r.supplier_id, adapter: r.adapter }).available(r.supplier_sku);
+        await supply.setRouteAvailability(r.id, available, clock.now());
+      } catch (err) {
+        checkFailed = true;
+        logger.warn({ routeId: r.id, err: (err as Error).message }, 'availability check could not run');
+      }
+    }
+    await supply.setAvailabilityCheckFailed(checkFailed);
+  }
+}

@@ -1,0 +1,147 @@
+import type { Kysely } from 'kysely';
+import type { Failure } from '../domain/failure.js';
+import { UNREACHABLE_AFTER } from './catalog-repo.js';
+import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import type { DB } from './schema.js';
+
+export interface FulfilmentOrder {
+  id: string;
+  resellerId: string;
+  status: string;
+  productCode: string;
+  target: string;
+  zone: string | null;
+  price: number;
+  kind: 'instant' | 'voucher';
+  limitGated: boolean;
+  checkerVerified: boolean;
+  supplierId: string | null;
+  supplierSku: string | null;
+  routesTried: number;
+  createdAt: number;
+}
+
+export interface UsableRoute {
+  supplierId: string;
+  supplierName: string;
+  adapter: string;
+  sku: string;
+}
+
+/** Store side of fulfilment: read the order and its routes, record progress, finish it. */
+export class FulfilmentRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async order(id: string): Promise<FulfilmentOrder | null> {
+    const r = await this.db
+      .selectFrom('orders as o')
+      .innerJoin('products as p', 'p.code', 'o.product_code')
+      .select(['o.id', 'o.reseller_id', 'o.status', 'o.product_code', 'o.target', 'o.zone', 'o.price', 'p.kind', 'p.limit_gated', 'o.checker_verified', 'o.supplier_id', 'o.supplier_sku', 'o.routes_tried', 'o.created_at'])
+      .where('o.id', '=', id)
+      .executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: r.id, resellerId: r.reseller_id, status: r.status, productCode: r.product_code, target: r.target, zone: r.zone,
+      price: Number(r.price), kind: r.kind, limitGated: r.limit_gated === 1, checkerVerified: r.checker_verified === 1,
+      supplierId: r.supplier_id, supplierSku: r.supplier_sku, routesTried: Number(r.routes_tried), createdAt: Number(r.created_at),
+    };
+  }
+
+  /** Enabled routes to enabled suppliers, best first. */
+  async routes(productCode: string): Promise<UsableRoute[]> {
+    const rows = await this.db
+      .selectFrom('product_routes as r')
+      .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .select(['s.id', 's.name', 's.adapter', 'r.supplier_sku'])
+      .where('r.product_code', '=', productCode)
+      .where('r.enabled', '=', 1)
+      .where('s.enabled', '=', 1)
+      .orderBy('r.priority')
+      .orderBy('r.id')
+      .execute();
+    return rows.map((r) => ({ supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku }));
+  }
+
+  async supplierNames(): Promise<string[]> {
+    return (await this.db.selectFrom('suppliers').select('name').execute()).map((r) => r.name);
+  }
+
+  /** Written BEFORE submitting: after a crash we ask this supplier first, never order blindly. */
+  async markInFlight(orderId: string, route: { supplierId: string; sku: string } | null, routesTried: number, now: number) {
+    await this.db
+      .updateTable('orders')
+      .set({ supplier_id: route?.supplierId ?? null, supplier_sku: route?.sku ?? null, routes_tried: routesTried, updated_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'processing')
+      .execute();
+  }
+
+  async flagForOperator(orderId: string, now: number) {
+    await this.db.updateTable('orders').set({ needs_attention: 1, updated_at: now }).where('id', '=', orderId).execute();
+  }
+
+  /** success: state, serial, completed_at and the callback job in one transaction, once. */
+  async succeed(orderId: string, serial: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('orders')
+        .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now })
+        .where('id', '=', orderId)
+        .where('status', '=', 'processing')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId }, runAt: now }, now);
+      return true;
+    });
+  }
+
+  /** failed: state, failure fields, the refund (balance + ledger entry) and the callback job, once. */
+  async fail(orderId: string, failure: Failure, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
+      if (!order) return false;
+      const res = await trx
+        .updateTable('orders')
+        .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now })
+        .where('id', '=', orderId)
+        .where('status', '=', 'processing')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      const price = Number(order.price);
+      const wallet = await trx
+        .updateTable('resellers')
+        .set((eb) => ({ balance: eb('balance', '+', price), updated_at: now }))
+        .where('id', '=', order.reseller_id)
+        .returning('balance')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('ledger_entries')
+        .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now })
+        .execute();
+      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId }, runAt: now }, now);
+      return true;
+    });
+  }
+
+  /** A supplier that reports itself down or in maintenance closes the gate at once. */
+  async markSupplierUnavailable(supplierId: string, reason: string, now: number) {
+    await this.db
+      .insertInto('supplier_health')
+      .values({ supplier_id: supplierId, consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now })
+      .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now }))
+      .execute();
+  }
+
+  /** Supplier health for the gate: consecutive transport failures. */
+  async recordSupplierResult(supplierId: string, ok: boolean, error: string | null, now: number) {
+    if (ok) {
+      await this.db.updateTable('supplier_health').set({ consecutive_failures: 0, last_error: null, updated_at: now }).where('supplier_id', '=', supplierId).execute();
+      return;
+    }
+    await this.db
+      .insertInto('supplier_health')
+      .values({ supplier_id: supplierId, consecutive_failures: 1, last_error: error, updated_at: now })
+      .onConflict((oc) => oc.column('supplier_id').doUpdateSet((eb) => ({ consecutive_failures: eb('supplier_health.consecutive_failures', '+', 1), last_error: error, updated_at: now })))
+      .execute();
+  }
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import { AVAILABILITY_FAILED_KEY } from './catalog-repo.js';
+import type { DB } from './schema.js';
+
+/** Background supply facts: route availability and whether the last refresh could run. */
+export class SupplyRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async enabledSuppliers() {
+    return this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('enabled', '=', 1).execute();
+  }
+
+  async enabledRoutes() {
+    return this.db
+      .selectFrom('product_routes as r')
+      .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .select(['r.id', 'r.supplier_sku', 's.id as supplier_id', 's.adapter'])
+      .where('r.enabled', '=', 1)
+      .where('s.enabled', '=', 1)
+      .execute();
+  }
+
+  async setRouteAvailability(routeId: string, available: boolean, now: number) {
+    await this.db.updateTable('product_routes').set({ available: available ? 1 : 0, checked_at: now }).where('id', '=', routeId).execute();
+  }
+
+  async setAvailabilityCheckFailed(failed: boolean) {
+    if (!failed) {
+      await this.db.deleteFrom('system_state').where('key', '=', AVAILABILITY_FAILED_KEY).execute();
+      return;
+    }
+    await this.db.insertInto('system_state').values({ key: AVAILABILITY_FAILED_KEY, value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+}
