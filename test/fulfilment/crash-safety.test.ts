@@ -1,0 +1,145 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/db.js';
+import { startTestApp, uniqueRef } from '../support/app.js';
+import { ResellerClient } from '../support/client.js';
+import { ledgerConsistent } from '../support/ledger.js';
+import { createTestStore, POSTGRES_URL, storeKinds, type StoreKind } from '../support/stores.js';
+
+const BIN = path.resolve('bin/topup.js');
+const TARGETS = ['123456789', '7000000001', '7000000003', '7000000005', '5030503050', '555000111'];
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'development', SANDBOX_DELAY_MS: '30', FULFIL_POLL_MS: '20', REDIS_URL: '', WORKER_LEASE_MS: '2000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 30_000);
+    const check = () => {
+      if (/topup listening on \S+/.test(out)) {
+        clearTimeout(timer);
+        resolve({ child, output: () => out });
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code, sig) => reject(new Error(`exited ${code} ${sig}:\n${out}`)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(storeKinds())('crash safety under SIGKILL (%s)', (kind: StoreKind) => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+  it('every accepted order ends terminal, none is submitted twice or refunded twice, the ledger holds', async () => {
+    const store = await createTestStore(kind);
+    try {
+      const env = { DATA_DIR: store.dataDir, DATABASE_URL: store.url, MASTER_KEY: 'cd'.repeat(32) };
+      let server = await startServer(env);
+      children.push(server.child);
+      const apiKey = /TOPUP_API_KEY=(\S+)/.exec(server.output())![1]!;
+      const apiSecret = /TOPUP_API_SECRET=(\S+)/.exec(server.output())![1]!;
+      const accepted: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const baseUrl = /topup listening on (\S+)/.exec(server.output())![1]!;
+        const client = new ResellerClient(baseUrl, apiKey, apiSecret);
+        let stop = false;
+        const load = (async () => {
+          let i = 0;
+          while (!stop) {
+            const ref = uniqueRef(`crash${round}`);
+            const target = TARGETS[i++ % TARGETS.length]!;
+            const r = await client.post('/order', { ref_id: ref, product_code: 'FF-100', target }).catch(() => null);
+            if (r?.status === 200) accepted.push(ref);
+          }
+        })();
+        await sleep(250 + Math.floor(Math.random() * 500));
+        server.child.kill('SIGKILL');
+        stop = true;
+        await load;
+        await new Promise((r) => server.child.once('exit', r));
+        server = await startServer(env);
+        children.push(server.child);
+      }
+      expect(accepted.length).toBeGreaterThan(10);
+
+      // Let the last incarnation finish everything it inherited.
+      const database = openDatabase(store.config);
+      try {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const open = await database.db.selectFrom('orders').select('id').where('status', '=', 'processing').execute();
+          if (open.length === 0) break;
+          if (Date.now() > deadline) throw new Error(`${open.length} orders still processing`);
+          await sleep(100);
+        }
+        const orders = await database.db.selectFrom('orders').select(['ref_id', 'status']).execute();
+        const byRef = new Map(orders.map((o) => [o.ref_id, o.status]));
+        for (const ref of accepted) expect(['success', 'failed']).toContain(byRef.get(ref));
+        const twice = await database.db.selectFrom('sandbox_orders').select('reference').where('submissions', '>', 1).execute();
+        expect(twice).toEqual([]);
+        await ledgerConsistent(database.db);
+      } finally {
+        await database.close();
+      }
+      server.child.kill('SIGTERM');
+    } finally {
+      await store.drop();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!POSTGRES_URL)('two workers on one PostgreSQL queue', () => {
+  it('share the jobs and never run one twice', async () => {
+    const store = await createTestStore('postgres');
+    const a = await startTestApp('postgres', { store, env: { SANDBOX_DELAY_MS: '0' } });
+    const b = await startTestApp('postgres', { store, seed: false });
+    await a.platform.repos.ledger.adjust(a.demo.resellerId, 10_000_000, 'test: room for many orders', Date.now());
+    const runs = new Map<number, string[]>();
+    for (const app of [a, b]) {
+      const inner = app.platform.jobHandlers.fulfil_order!;
+      app.platform.jobHandlers.fulfil_order = async (job) => {
+        runs.set(job.id, [...(runs.get(job.id) ?? []), app.platform.runner.workerId]);
+        await sleep(5);
+        return inner(job);
+      };
+    }
+    try {
+      const refs = await Promise.all(
+        Array.from({ length: 80 }, async () => {
+          const ref = uniqueRef('pair');
+          const r = await a.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+          expect(r.status).toBe(200);
+          return ref;
+        }),
+      );
+      a.platform.startBackground();
+      b.platform.startBackground();
+      const { db } = a.platform.database;
+      const deadline = Date.now() + 30_000;
+      while ((await db.selectFrom('orders').select('id').where('status', '=', 'processing').execute()).length > 0) {
+        if (Date.now() > deadline) throw new Error('orders still processing');
+        await sleep(50);
+      }
+      expect(refs).toHaveLength(80);
+      const workers = new Set<string>();
+      for (const [, who] of runs) {
+        expect(who).toHaveLength(1);
+        workers.add(who[0]!);
+      }
+      expect(runs.size).toBe(80);
+      expect(workers.size).toBe(2);
+      await ledgerConsistent(db);
+    } finally {
+      await b.close();
+      await a.close();
+      await store.drop();
+    }
+  }, 60_000);
+});
