@@ -8,16 +8,19 @@ import { createHttpApp } from './http/app.js';
 import { presenters } from './http/presenters.js';
 import { resellerPipeline } from './http/reseller-pipeline.js';
 import { resellerApi } from './http/routes/reseller-api.js';
+import { supplierHooks } from './http/routes/supplier-hooks.js';
 import { createLogger } from './logger.js';
 import { sandboxChecker } from './adapters/checkers/sandbox.js';
 import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
 import type { Supplier } from './adapters/suppliers/types.js';
+import { UpstreamV1Supplier, type UpstreamV1Credentials } from './adapters/suppliers/upstream-v1.js';
 import { Authenticator } from './services/authenticate.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
+import { ReceiveUpstreamCallback } from './services/receive-upstream-callback.js';
 import { RefreshSupply } from './services/refresh-supply.js';
 import { SupplierGate } from './services/supplier-gate.js';
 import { ValidateAccount } from './services/validate-account.js';
-import { FulfilmentRepo } from './store/fulfilment-repo.js';
+import { FulfilmentRepo, supplierCredentials } from './store/fulfilment-repo.js';
 import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
 import { SupplyRepo } from './store/supply-repo.js';
 import type { JobHandler } from './worker/job-contract.js';
@@ -83,11 +86,16 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const auth = new Authenticator(repos.resellers, secrets, clock);
   const fulfilmentRepo = new FulfilmentRepo(db);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
-  const supplierAdapters: Record<string, Supplier> = { sandbox };
+  const upstreams = new Map<string, Supplier>();
   const suppliers: SupplierResolver = (route) => {
-    const adapter = supplierAdapters[route.adapter];
-    if (!adapter) throw new Error(`no supplier adapter named "${route.adapter}"`);
-    return adapter;
+    if (route.adapter === 'sandbox') return sandbox;
+    if (route.adapter !== 'upstream-v1') throw new Error(`no supplier adapter named "${route.adapter}"`);
+    let upstream = upstreams.get(route.supplierId);
+    if (!upstream) {
+      upstream = new UpstreamV1Supplier(async () => JSON.parse(secrets.open(await supplierCredentials(db, route.supplierId))) as UpstreamV1Credentials);
+      upstreams.set(route.supplierId, upstream);
+    }
+    return upstream;
   };
   const jobHandlers: Record<string, JobHandler<any>> = {};
   const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
@@ -109,6 +117,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present: presenters(currency.decimals), currency }), { prefix: '/api/v1' });
+
+  const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
+  await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));

@@ -39,7 +39,8 @@ export class FulfilOrder {
     const routes = await repo.routes(order.productCode);
 
     if (order.supplierId) {
-      const route = routes.find((r) => r.supplierId === order.supplierId) ?? { supplierId: order.supplierId, supplierName: '', adapter: 'sandbox', sku: order.supplierSku ?? '' };
+      // The route may have been disabled since we submitted; we still must ask that supplier.
+      const route = routes.find((r) => r.supplierId === order.supplierId) ?? (await repo.supplierRoute(order.supplierId, order.supplierSku ?? ''));
       const status = await this.safeStatus(route, order.id);
       switch (status.state) {
         case 'success':

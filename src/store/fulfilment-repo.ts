@@ -62,6 +62,23 @@ export class FulfilmentRepo {
     return rows.map((r) => ({ supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku }));
   }
 
+  async supplierRoute(supplierId: string, sku: string): Promise<UsableRoute> {
+    const s = await this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('id', '=', supplierId).executeTakeFirstOrThrow();
+    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku };
+  }
+
+  /** An upstream told us an order moved: run its fulfilment job now instead of at the next poll. */
+  async expediteFulfilment(orderId: string, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('jobs')
+      .set({ run_at: now })
+      .where('kind', '=', JOB_KINDS.fulfilOrder)
+      .where('payload', '=', JSON.stringify({ orderId }))
+      .where('locked_by', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   async supplierNames(): Promise<string[]> {
     return (await this.db.selectFrom('suppliers').select('name').execute()).map((r) => r.name);
   }
@@ -144,4 +161,11 @@ export class FulfilmentRepo {
       .onConflict((oc) => oc.column('supplier_id').doUpdateSet((eb) => ({ consecutive_failures: eb('supplier_health.consecutive_failures', '+', 1), last_error: error, updated_at: now })))
       .execute();
   }
+}
+
+/** A supplier's sealed credentials (open them with the secret box). */
+export async function supplierCredentials(db: Kysely<DB>, supplierId: string): Promise<string> {
+  const row = await db.selectFrom('suppliers').select('credentials_enc').where('id', '=', supplierId).executeTakeFirst();
+  if (!row?.credentials_enc) throw new Error(`supplier ${supplierId} has no credentials`);
+  return row.credentials_enc;
 }

@@ -1,0 +1,110 @@
+import { sign } from '../../domain/signature.js';
+import type { FailureCode } from '../../domain/failure.js';
+import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from './types.js';
+
+export interface UpstreamV1Credentials {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+const KNOWN_CODES: readonly string[] = [
+  'NO_SUPPLIER_AVAILABLE', 'PRODUCT_UNAVAILABLE', 'SUPPLIER_MAINTENANCE', 'SUPPLIER_UNREACHABLE', 'SUPPLIER_REJECTED',
+  'INVALID_ID', 'REGION_LOCK', 'PURCHASE_LIMIT', 'WDP_LIMIT_LIKELY',
+];
+
+type Answer = { kind: 'response'; status: number; body: any } | { kind: 'refused'; message: string } | { kind: 'ambiguous'; message: string };
+
+/**
+ * An upstream that speaks this very API v1 (one installation sourcing from another, as
+ * sub-resellers do). Our order id is its ref_id, so DUPLICATE_REF_ID on a repeated submit
+ * means "you already have it" and status queries find it after a crash.
+ */
+export class UpstreamV1Supplier implements Supplier {
+  private creds: Promise<UpstreamV1Credentials> | null = null;
+
+  constructor(
+    private readonly loadCredentials: () => Promise<UpstreamV1Credentials>,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  private credentials() {
+    this.creds ??= this.loadCredentials().catch((e) => {
+      this.creds = null;
+      throw e;
+    });
+    return this.creds;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+    const c = await this.credentials();
+    const ts = String(Date.now());
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const headers: Record<string, string> = { 'x-api-key': c.apiKey, 'x-timestamp': ts, 'x-signature': sign(c.apiSecret, ts, text) };
+    if (text) headers['content-type'] = 'application/json';
+    try {
+      const res = await fetch(`${c.baseUrl.replace(/\/$/, '')}${path}`, { method, headers, body: text || undefined, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+      const json = await res.json().catch(() => null);
+      return { kind: 'response', status: res.status, body: json };
+    } catch (e) {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      // Refused or unresolvable before a byte was sent: certainly not taken.
+      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'refused', message: code };
+      return { kind: 'ambiguous', message: (e as Error).name === 'TimeoutError' ? 'upstream timed out' : (e as Error).message };
+    }
+  }
+
+  async submit(req: SubmitRequest): Promise<SubmitResult> {
+    const body: Record<string, string> = { ref_id: req.reference, product_code: req.sku, target: req.target };
+    if (req.zone) body.zone = req.zone;
+    const a = await this.call('POST', '/order', body);
+    if (a.kind === 'refused') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE', message: a.message };
+    if (a.kind === 'ambiguous') return { outcome: 'ambiguous', message: a.message };
+    const error: string | undefined = a.body?.error;
+    const message: string | null = a.body?.message ?? null;
+    if (a.status === 200) return { outcome: 'accepted' };
+    if (error === 'DUPLICATE_REF_ID') return { outcome: 'accepted' };
+    if (a.status >= 500 || a.status === 429) {
+      if (error === 'ORDER_FAILED_SUPPLIER_GATE') return { outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE', message };
+      return { outcome: 'ambiguous', message: `upstream HTTP ${a.status}` };
+    }
+    if (error === 'INVALID_ID' || error === 'REGION_LOCK' || error === 'PURCHASE_LIMIT') {
+      // A verdict about the account: no other route will do better.
+      return { outcome: 'rejected', notTaken: false, code: error, message };
+    }
+    if (error === 'PRODUCT_NOT_FOUND') return { outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE', message };
+    if (error === 'INSUFFICIENT_BALANCE') return { outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE', message };
+    return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_REJECTED', message: message ?? `upstream HTTP ${a.status}` };
+  }
+
+  async status(reference: string): Promise<StatusResult> {
+    const a = await this.call('GET', `/order-status?ref_id=${encodeURIComponent(reference)}`);
+    if (a.kind !== 'response') return { state: 'ambiguous', message: a.message };
+    if (a.status === 404) return { state: 'unknown' };
+    if (a.status !== 200) return { state: 'ambiguous', message: `upstream HTTP ${a.status}` };
+    const o = a.body?.data ?? {};
+    if (o.status === 'processing') return { state: 'pending' };
+    if (o.status === 'success') {
+      const serial: string = o.serial_number ?? '';
+      return { state: 'success', voucherCode: serial.includes('/') ? serial.slice(serial.lastIndexOf('/') + 1) : undefined };
+    }
+    const code = typeof o.failure_code === 'string' && KNOWN_CODES.includes(o.failure_code) ? (o.failure_code as FailureCode) : o.failure_code ? 'SUPPLIER_REJECTED' : null;
+    return { state: 'failed', code, message: o.failure_reason ?? null };
+  }
+
+  async available(sku: string): Promise<boolean> {
+    for (let page = 1; page <= 50; page++) {
+      const a = await this.call('GET', `/products?limit=100&page=${page}`);
+      if (a.kind !== 'response' || a.status !== 200) throw new Error('upstream catalog could not be read');
+      const hit = (a.body.data.products as { code: string; status: string }[]).find((p) => p.code === sku);
+      if (hit) return hit.status === 'active';
+      if (!a.body.meta?.has_more) return false;
+    }
+    return false;
+  }
+
+  async health(): Promise<'up' | 'down' | 'maintenance'> {
+    const a = await this.call('GET', '/balance');
+    return a.kind === 'response' && a.status === 200 ? 'up' : 'down';
+  }
+}
