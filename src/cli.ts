@@ -2,6 +2,7 @@ import { ConfigError, loadDotEnv, parseConfig, type Config } from './config.js';
 import { sign } from './domain/signature.js';
 import { createPlatform } from './main.js';
 import type { DemoCredentials } from './services/seed-demo.js';
+import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from './adapters/suppliers/sandbox.js';
 import { openDatabase } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 
@@ -13,6 +14,8 @@ Commands:
   worker                     run only the job worker and the supply refresh
   migrate                    run database migrations and exit
   seed                       seed the demo data (prints the demo credentials once)
+  sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken]
+                             show or switch the sandbox supplier's state
   call METHOD PATH [BODY]    sign and send a reseller API request
                              (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)
 `;
@@ -85,6 +88,28 @@ async function worker() {
   process.once('SIGTERM', stop);
 }
 
+/** Operator switches of the sandbox supplier, to show every status and gate rule by hand. */
+async function sandbox(args: string[]) {
+  const config = loadConfig();
+  const db = openDatabase(config.store);
+  await migrateToLatest(db);
+  const patch: Partial<SandboxSwitches> = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, value] = [args[i], args[i + 1] ?? ''];
+    if (flag === '--mode' && ['up', 'down', 'maintenance'].includes(value)) patch.mode = value as SandboxSwitches['mode'];
+    else if (flag === '--out-of-stock') patch.outOfStock = value.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (flag === '--availability' && ['ok', 'broken'].includes(value)) patch.availabilityBroken = value === 'broken';
+    else {
+      process.stderr.write('usage: topup sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken]\n');
+      process.exit(2);
+    }
+    i++;
+  }
+  const switches = Object.keys(patch).length ? await writeSandboxSwitches(db.db, patch) : await readSandboxSwitches(db.db);
+  await db.close();
+  process.stdout.write(`${JSON.stringify(switches, null, 2)}\n(the server picks this up at its next supply refresh, SUPPLY_REFRESH_MS)\n`);
+}
+
 async function migrate() {
   const config = loadConfig();
   const db = openDatabase(config.store);
@@ -132,6 +157,7 @@ const commands: Record<string, () => Promise<void>> = {
   migrate,
   seed,
   call: () => call(args[0], args[1], args[2]),
+  sandbox: () => sandbox(args),
 };
 const run = command ? commands[command] : undefined;
 if (!run) {
