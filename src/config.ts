@@ -30,6 +30,8 @@ export interface Config {
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
   sandboxDelayMs: number;
+  /** Let callbacks reach loopback/private addresses (sandbox and tests; never in production by default). */
+  callbackAllowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +149,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
+    callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -14,7 +14,11 @@ import { sandboxChecker } from './adapters/checkers/sandbox.js';
 import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
 import type { Supplier } from './adapters/suppliers/types.js';
 import { UpstreamV1Supplier, type UpstreamV1Credentials } from './adapters/suppliers/upstream-v1.js';
+import { postCallback } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
+import { DeliverCallback } from './services/deliver-callback.js';
+import { ResendCallback } from './services/resend-callback.js';
+import { CallbacksRepo } from './store/callbacks-repo.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
 import { ReceiveUpstreamCallback } from './services/receive-upstream-callback.js';
 import { RefreshSupply } from './services/refresh-supply.js';
@@ -56,6 +60,8 @@ export interface Platform {
   /** Job handlers by kind; the runner runs exactly these. */
   jobHandlers: Record<string, JobHandler<any>>;
   refreshSupply: RefreshSupply;
+  callbacks: CallbacksRepo;
+  resendCallback: ResendCallback;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -101,6 +107,14 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
   const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment, onTerminal: () => runner.wake() });
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
+  const callbacks = new CallbacksRepo(db);
+  const present = presenters(currency.decimals);
+  const deliverCallback = new DeliverCallback({
+    db, callbacks, orders: repos.orders, secrets, send: postCallback, clock, ids, money: present.money,
+    allowPrivateTargets: config.callbackAllowPrivateTargets,
+  });
+  jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
+  const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
     orders: repos.orders, catalog: repos.catalog, gate: new SupplierGate(repos.catalog), checker: sandboxChecker,
@@ -116,7 +130,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     if (req.url.startsWith('/api/')) await onSend(req, reply);
   });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
-  await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present: presenters(currency.decimals), currency }), { prefix: '/api/v1' });
+  await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency }), { prefix: '/api/v1' });
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });
@@ -125,7 +139,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply,
+    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback,
     startBackground() {
       runner.start();
       void refreshSafely();

@@ -2,12 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './db.js';
 import { initial } from './migrations/001_initial.js';
 import { fulfilment } from './migrations/002_fulfilment.js';
+import { callbacks } from './migrations/003_callbacks.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment };
+      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect) };
     },
   };
 }

@@ -41,6 +41,11 @@ export class OrdersRepo {
     return row ? toRecord(row) : null;
   }
 
+  async findById(id: string): Promise<OrderRecord | null> {
+    const row = await this.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
   async refExists(resellerId: string, refId: string): Promise<boolean> {
     const row = await this.db.selectFrom('orders').select('id').where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
     return row !== undefined;

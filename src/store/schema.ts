@@ -166,6 +166,30 @@ export interface JobsTable {
   created_at: number;
 }
 
+export interface CallbackDeliveriesTable {
+  id: string;
+  order_id: string;
+  reseller_id: string;
+  round: number;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  next_attempt_at: number | null;
+  url: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CallbackAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+  response_snippet: string | null;
+}
+
 export interface DB {
   resellers: ResellersTable;
   api_keys: ApiKeysTable;
@@ -183,4 +207,6 @@ export interface DB {
   supplier_health: SupplierHealthTable;
   sandbox_orders: SandboxOrdersTable;
   system_state: SystemStateTable;
+  callback_deliveries: CallbackDeliveriesTable;
+  callback_attempts: CallbackAttemptsTable;
 }

@@ -1,0 +1,80 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress, validateCallbackUrl } from '../domain/callback-url.js';
+
+export interface CallbackHttpResult {
+  httpStatus: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+  durationMs: number;
+}
+
+const SNIPPET_BYTES = 512;
+
+/**
+ * DNS lookup that only ever hands back addresses that passed the SSRF check, so the
+ * socket connects to exactly the address that was checked (no DNS-rebinding window).
+ */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
+      if (err) return (callback as any)(err);
+      const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
+      if (usable.length === 0) {
+        const e = Object.assign(new Error(`callback host ${hostname} resolves only to private or reserved addresses`), { code: 'EBLOCKED' });
+        return (callback as any)(e);
+      }
+      if ((options as { all?: boolean }).all) return (callback as any)(null, usable);
+      return (callback as any)(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
+
+/**
+ * POSTs one callback: never follows redirects, gives up after `timeoutMs`, keeps a bounded
+ * snippet of the answer for the delivery log.
+ */
+export function postCallback(input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }): Promise<CallbackHttpResult> {
+  const started = Date.now();
+  const done = (r: Omit<CallbackHttpResult, 'durationMs'>): CallbackHttpResult => ({ ...r, durationMs: Date.now() - started });
+  const check = validateCallbackUrl(input.url, { allowPrivate: input.allowPrivate });
+  if (!check.ok) return Promise.resolve(done({ httpStatus: null, error: check.message, responseSnippet: null }));
+  const url = check.url;
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<CallbackHttpResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = client.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
+        lookup: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : guardedLookup(input.allowPrivate),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < SNIPPET_BYTES) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () => finish({ httpStatus: res.statusCode ?? null, error: null, responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') }));
+        res.on('error', (e) => finish({ httpStatus: res.statusCode ?? null, error: e.message, responseSnippet: null }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ httpStatus: null, error: `no answer within ${input.timeoutMs} ms`, responseSnippet: null });
+      req.destroy();
+    }, input.timeoutMs);
+    req.on('error', (e) => finish({ httpStatus: null, error: e.message, responseSnippet: null }));
+    req.end(input.body);
+  });
+}

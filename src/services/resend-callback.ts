@@ -1,0 +1,23 @@
+import { AppError } from '../errors.js';
+import type { CallbacksRepo } from '../store/callbacks-repo.js';
+import type { OrdersRepo } from '../store/orders-repo.js';
+import type { Clock } from './ports.js';
+
+/**
+ * The spec's recovery path after a permanently failed callback: a new round of up to four
+ * attempts for a terminal (success or failed) order. completed_at is not touched.
+ */
+export class ResendCallback {
+  constructor(private readonly deps: { orders: OrdersRepo; callbacks: CallbacksRepo; clock: Clock; wake: () => void }) {}
+
+  async execute(orderId: string, resellerId?: string): Promise<{ round: number }> {
+    const order = await this.deps.orders.findById(orderId);
+    if (!order || (resellerId !== undefined && order.resellerId !== resellerId)) throw new AppError('NOT_FOUND', 'order not found');
+    if (order.status !== 'success' && order.status !== 'failed') {
+      throw new AppError('VALIDATION_ERROR', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
+    }
+    const round = await this.deps.callbacks.startRound(order.id, this.deps.clock.now());
+    this.deps.wake();
+    return { round };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Kysely, Selectable } from 'kysely';
+import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import type { CallbackDeliveriesTable, DB } from './schema.js';
+
+export type Delivery = Selectable<CallbackDeliveriesTable>;
+
+/** Durable callback delivery state: what a restarted worker continues from. */
+export class CallbacksRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** The delivery of (order, round), created on first use with a new callback id. */
+  async open(orderId: string, resellerId: string, round: number, newId: string, now: number): Promise<Delivery> {
+    await this.db
+      .insertInto('callback_deliveries')
+      .values({ id: newId, order_id: orderId, reseller_id: resellerId, round, status: 'pending', attempts: 0, next_attempt_at: now, url: null, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(['order_id', 'round']).doNothing())
+      .execute();
+    return this.db.selectFrom('callback_deliveries').selectAll().where('order_id', '=', orderId).where('round', '=', round).executeTakeFirstOrThrow();
+  }
+
+  async recordAttempt(
+    d: Delivery,
+    a: { attempt: number; url: string; startedAt: number; durationMs: number; httpStatus: number | null; error: string | null; snippet: string | null },
+    next: { status: Delivery['status']; nextAttemptAt: number | null },
+    now: number,
+  ) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('callback_attempts')
+        .values({ delivery_id: d.id, attempt: a.attempt, started_at: a.startedAt, duration_ms: a.durationMs, http_status: a.httpStatus, error: a.error, response_snippet: a.snippet })
+        .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+        .execute();
+      await trx
+        .updateTable('callback_deliveries')
+        .set({ attempts: a.attempt, status: next.status, next_attempt_at: next.nextAttemptAt, url: a.url, updated_at: now })
+        .where('id', '=', d.id)
+        .execute();
+    });
+  }
+
+  async skip(d: Delivery, now: number) {
+    await this.db.updateTable('callback_deliveries').set({ status: 'skipped', next_attempt_at: null, updated_at: now }).where('id', '=', d.id).execute();
+  }
+
+  /** A new round of up to four attempts (resend), enqueued in one transaction. */
+  async startRound(orderId: string, now: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const last = await trx.selectFrom('callback_deliveries').select((eb) => eb.fn.max('round').as('r')).where('order_id', '=', orderId).executeTakeFirst();
+      const round = Number(last?.r ?? 1) + 1;
+      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId, round }, runAt: now }, now);
+      return round;
+    });
+  }
+
+  /** The delivery log of one order: every round with every attempt. */
+  async log(orderId: string) {
+    const deliveries = await this.db.selectFrom('callback_deliveries').selectAll().where('order_id', '=', orderId).orderBy('round').execute();
+    const attempts = deliveries.length
+      ? await this.db.selectFrom('callback_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('delivery_id').orderBy('attempt').execute()
+      : [];
+    return deliveries.map((d) => ({ ...d, attempt_log: attempts.filter((a) => a.delivery_id === d.id) }));
+  }
+}

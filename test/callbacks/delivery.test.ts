@@ -1,0 +1,231 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postCallback } from '../../src/adapters/callback-http.js';
+import { DeliverCallback } from '../../src/services/deliver-callback.js';
+import { verifyCallback } from '../../src/receiver.js';
+import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
+import { startReceiver } from '../support/receiver.js';
+import { storeKinds } from '../support/stores.js';
+
+const PAYLOAD_FIELDS = ['failure_code', 'failure_reason', 'message', 'order_code', 'price', 'product_code', 'product_name', 'ref_id', 'serial_number', 'status'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(25);
+  }
+}
+
+describe.each(storeKinds())('order callbacks (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { worker: true });
+  });
+  afterAll(async () => t?.close());
+
+  const setCallbackUrl = (url: string | null) => t.platform.database.db.updateTable('resellers').set({ callback_url: url }).where('id', '=', t.demo.resellerId).execute();
+
+  it('delivers the spec payload, signed over body + timestamp, with a stable callback id', async () => {
+    const rx = await startReceiver();
+    await setCallbackUrl(rx.url);
+    try {
+      const ok = uniqueRef();
+      await t.client.post('/order', { ref_id: ok, product_code: 'FF-100', target: '123456789' });
+      const bad = uniqueRef();
+      await t.client.post('/order', { ref_id: bad, product_code: 'FF-100', target: '7000000001' });
+      await until(() => rx.received.length >= 2 || undefined);
+      for (const r of rx.received) {
+        const body = JSON.parse(r.rawBody);
+        expect(Object.keys(body).sort()).toEqual(PAYLOAD_FIELDS);
+        expect(body).not.toHaveProperty('order_id');
+        const ts = r.headers['x-timestamp'] as string;
+        expect(Math.abs(Date.now() - Number(ts))).toBeLessThan(60_000);
+        const expected = createHmac('sha256', t.demo.apiSecret).update(r.rawBody + ts).digest('hex');
+        expect(r.headers['x-signature']).toBe(expected);
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.headers['user-agent']).toMatch(/topup/);
+        expect(r.headers['x-callback-id']).toMatch(/^[0-9a-f-]{36}$/);
+        expect(verifyCallback({ rawBody: r.rawBody, headers: r.headers, secret: t.demo.apiSecret })).toEqual({ ok: true });
+      }
+      const byRef = Object.fromEntries(rx.received.map((r) => [JSON.parse(r.rawBody).ref_id, JSON.parse(r.rawBody)]));
+      const okStatus = (await t.client.get(`/order-status?ref_id=${ok}`)).body.data;
+      expect(byRef[ok]).toMatchObject({ status: 'success', order_code: okStatus.order_code, product_code: 'FF-100', product_name: '100 Diamonds', price: 15000, serial_number: okStatus.serial_number, failure_code: null, failure_reason: null });
+      expect(byRef[bad]).toMatchObject({ status: 'failed', serial_number: null, failure_code: 'SUPPLIER_MAINTENANCE' });
+      expect(typeof byRef[bad].failure_reason).toBe('string');
+
+      // Delivery log, and a resend: a new round with a new callback id; completed_at unchanged.
+      const orderId = okStatus.order_id;
+      const log = await t.platform.callbacks.log(orderId);
+      expect(log).toHaveLength(1);
+      expect(log[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(log[0]!.attempt_log[0]).toMatchObject({ attempt: 1, http_status: 200, error: null, response_snippet: 'answer 200' });
+      await t.platform.resendCallback.execute(orderId);
+      await until(() => rx.received.length >= 3 || undefined);
+      expect(rx.received[2]!.headers['x-callback-id']).not.toBe(rx.received.find((r) => JSON.parse(r.rawBody).ref_id === ok)!.headers['x-callback-id']);
+      expect((await t.client.get(`/order-status?ref_id=${ok}`)).body.data.completed_at).toBe(okStatus.completed_at);
+    } finally {
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
+  it('refused orders (checker, supplier gate) never produce a callback', async () => {
+    const rx = await startReceiver();
+    await setCallbackUrl(rx.url);
+    try {
+      const r = await t.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '4040404040' });
+      expect(r.body.error).toBe('INVALID_ID');
+      await sleep(300);
+      expect(rx.received).toHaveLength(0);
+    } finally {
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
+  it('with an injected clock: four attempts 5, 10, 15 s apart, durable across a restart, then resend', async () => {
+    const rx = await startReceiver(() => ({ status: 500 }));
+    await setCallbackUrl(rx.url);
+    await t.platform.runner.stop();
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      const { db } = t.platform.database;
+      const orderId = (await db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow()).id;
+      // Finish the order by hand (the worker is stopped) so its callback job exists.
+      await t.platform.jobHandlers.fulfil_order!({ id: 0, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now() });
+      let now = Date.now();
+      const make = () =>
+        new DeliverCallback({
+          db, callbacks: t.platform.callbacks, orders: t.platform.repos.orders, secrets: t.platform.secrets, send: postCallback,
+          clock: { now: () => now }, ids: t.platform.ids, money: (m) => m, allowPrivateTargets: true,
+        });
+      const job = { id: 0, kind: 'deliver_callback', payload: { orderId }, attempts: 0, runAt: now };
+      const r1 = await make().handle(job);
+      expect(r1).toEqual({ status: 'retry', retryAt: now + 5000 });
+      // Run early: the stored schedule wins.
+      expect(await make().handle(job)).toEqual({ status: 'retry', retryAt: now + 5000 });
+      now += 5000;
+      const r2 = await make().handle(job); // a "restarted" worker continues with attempt 2
+      expect(r2).toEqual({ status: 'retry', retryAt: now + 10_000 });
+      now += 10_000;
+      expect(await make().handle(job)).toEqual({ status: 'retry', retryAt: now + 15_000 });
+      now += 15_000;
+      expect(await make().handle(job)).toEqual({ status: 'done' });
+      expect(await make().handle(job)).toEqual({ status: 'done' });
+      expect(rx.received).toHaveLength(4);
+      expect(rx.received.map((r) => r.headers['x-callback-attempt'])).toEqual(['1', '2', '3', '4']);
+      expect(new Set(rx.received.map((r) => r.headers['x-callback-id'])).size).toBe(1);
+      const log = await t.platform.callbacks.log(orderId);
+      expect(log[0]).toMatchObject({ status: 'failed', attempts: 4 });
+      expect(log[0]!.attempt_log.map((a) => a.http_status)).toEqual([500, 500, 500, 500]);
+
+      // Resend after permanent failure: a new round; this time the receiver succeeds on attempt 2.
+      let calls = 0;
+      const rx2 = await startReceiver(() => ({ status: ++calls === 1 ? 503 : 204 }));
+      await setCallbackUrl(rx2.url);
+      const { round } = await t.platform.resendCallback.execute(orderId);
+      expect(round).toBe(2);
+      const job2 = { ...job, payload: { orderId, round } };
+      expect((await make().handle(job2)).status).toBe('retry');
+      now += 5000;
+      expect(await make().handle(job2)).toEqual({ status: 'done' });
+      now += 60_000;
+      expect(await make().handle(job2)).toEqual({ status: 'done' });
+      expect(rx2.received).toHaveLength(2);
+      expect((await t.platform.callbacks.log(orderId))[1]).toMatchObject({ round: 2, status: 'delivered', attempts: 2 });
+      await rx2.close();
+    } finally {
+      t.platform.runner.start();
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
+  it('resend is refused for a processing order', async () => {
+    const ref = uniqueRef();
+    await t.platform.runner.stop();
+    try {
+      const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      await expect(t.platform.resendCallback.execute(placed.body.data.order_id)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    } finally {
+      t.platform.runner.start();
+    }
+    await waitForTerminal(t.client, ref);
+  });
+});
+
+describe('callback HTTP: timeouts, redirects and SSRF', () => {
+  const headers = { 'content-type': 'application/json' };
+
+  it('a receiver that hangs is cut at the timeout', async () => {
+    const rx = await startReceiver(() => 'hang');
+    try {
+      const r = await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true });
+      expect(r.httpStatus).toBeNull();
+      expect(r.error).toMatch(/no answer within 5000 ms/);
+      expect(r.durationMs).toBeGreaterThanOrEqual(4900);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a redirect is a failure and is never followed', async () => {
+    const elsewhere = await startReceiver();
+    const rx = await startReceiver(() => ({ status: 302, headers: { location: elsewhere.url } }));
+    try {
+      const r = await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true });
+      expect(r.httpStatus).toBe(302);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await rx.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('private, loopback, link-local and metadata targets are refused unless allowed, also after DNS', async () => {
+    const rx = await startReceiver();
+    try {
+      for (const url of [
+        rx.url,
+        `http://localhost:${rx.port}/x`,
+        `http://localhost.:${rx.port}/x`, // a name that resolves to 127.0.0.1 through DNS
+        `http://[::1]:${rx.port}/x`,
+        `http://127.1:${rx.port}/x`,
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.1.2.3/cb',
+        'http://[fd00:ec2::254]/',
+        'ftp://example.com/cb',
+        'http://user:pw@example.com/cb',
+      ]) {
+        const r = await postCallback({ url, body: '{}', headers, timeoutMs: 2000, allowPrivate: false });
+        expect(r.httpStatus, url).toBeNull();
+        expect(r.error, url).toMatch(/private|reserved|localhost|http or https|credentials/);
+      }
+      expect(rx.received).toHaveLength(0);
+      const allowed = await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 2000, allowPrivate: true });
+      expect(allowed.httpStatus).toBe(200);
+    } finally {
+      await rx.close();
+    }
+  });
+});
+
+describe('verifyCallback (receiver helper)', () => {
+  const secret = 'ts_secret';
+  const body = '{"ref_id":"a","status":"success"}';
+  const now = 1_800_000_000_000;
+  const ts = String(now);
+  it('accepts body+timestamp and timestamp-only signatures, refuses the rest', () => {
+    const sig = (m: string) => createHmac('sha256', secret).update(m).digest('hex');
+    expect(verifyCallback({ rawBody: body, headers: { 'x-timestamp': ts, 'x-signature': sig(body + ts) }, secret, now })).toEqual({ ok: true });
+    expect(verifyCallback({ rawBody: body, headers: { 'x-timestamp': ts, 'x-signature': sig(ts) }, secret, now })).toEqual({ ok: true });
+    expect(verifyCallback({ rawBody: body + ' ', headers: { 'x-timestamp': ts, 'x-signature': sig(body + ts) }, secret, now })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyCallback({ rawBody: body, headers: { 'x-timestamp': ts, 'x-signature': sig(body + ts) }, secret, now: now + 301_000 })).toEqual({ ok: false, reason: 'timestamp_expired' });
+    expect(verifyCallback({ rawBody: body, headers: {}, secret, now })).toEqual({ ok: false, reason: 'missing_headers' });
+  });
+});
