@@ -8,7 +8,11 @@ import { storeKinds } from '../support/stores.js';
 describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(kind, { worker: true });
+    t = await startTestApp(kind);
+    // These tests prove the callback job is written with the terminal state; delivering it
+    // is the callbacks' own suite, so its handler stays out and the rows stay visible.
+    delete t.platform.jobHandlers.deliver_callback;
+    t.platform.startBackground();
   });
   afterEach(async () => {
     await writeSandboxSwitches(t.platform.database.db, { mode: 'up', outOfStock: [], availabilityBroken: false });
