@@ -1,0 +1,125 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/store/db.js';
+import { enqueueJob, JobsRepo } from '../../src/store/jobs-repo.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import type { JobHandler } from '../../src/worker/job-contract.js';
+import { JobRunner } from '../../src/worker/runner.js';
+import { createTestStore, storeKinds, type TestStore } from '../support/stores.js';
+
+const silent = pino({ level: 'silent' });
+const settings = { concurrency: 4, pollMs: 10, leaseMs: 60_000 };
+
+/** Resolves when `check` holds, polling the store (no timing assertions, only a safety bound). */
+async function until(check: () => Promise<boolean>, what: string, boundMs = 10_000) {
+  const deadline = Date.now() + boundMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each(storeKinds())('job runner (%s)', (kind) => {
+  let store: TestStore;
+  let database: Database;
+  let jobs: JobsRepo;
+  beforeAll(async () => {
+    store = await createTestStore(kind);
+    database = openDatabase(store.config);
+    await migrateToLatest(database);
+    jobs = new JobsRepo(database.db, database.dialect);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await store?.drop();
+  });
+
+  const rows = (k: string) => database.db.selectFrom('jobs').selectAll().where('kind', '=', k).execute();
+
+  it('runs handlers concurrently: a handler that hangs does not hold up the others', async () => {
+    let releaseSlow!: () => void;
+    const slowGate = new Promise<void>((r) => (releaseSlow = r));
+    const fastDone: number[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      slow: async () => {
+        await slowGate;
+        return { status: 'done' };
+      },
+      fast: async (job) => {
+        fastDone.push(job.payload.n);
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'slow', payload: {}, runAt: now - 1000 }, now);
+    for (let n = 0; n < 5; n++) await enqueueJob(database.db, { kind: 'fast', payload: { n }, runAt: now }, now);
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings });
+    runner.start();
+    try {
+      // Every fast job finishes while the slow one is still held open.
+      await until(async () => (await rows('fast')).length === 0, 'fast jobs done while slow is running');
+      expect(fastDone.sort()).toEqual([0, 1, 2, 3, 4]);
+      const slow = await rows('slow');
+      expect(slow).toHaveLength(1);
+      expect(slow[0]!.locked_by).toBe(runner.workerId);
+      releaseSlow();
+      await until(async () => (await rows('slow')).length === 0, 'slow job done after release');
+    } finally {
+      releaseSlow();
+      await runner.stop();
+    }
+  });
+
+  it('leaves kinds it has no handler for untouched, and keeps retries in the table', async () => {
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'someone_elses', payload: { x: 1 }, runAt: now }, now);
+    await enqueueJob(database.db, { kind: 'flaky', payload: {}, runAt: now }, now);
+    const retryAt = now + 3_600_000;
+    const seen: number[] = [];
+    const runner = new JobRunner({
+      jobs,
+      handlers: { flaky: async (job) => (seen.push(job.attempts), { status: 'retry', retryAt, error: 'upstream said later' }) },
+      clock: { now: () => Date.now() },
+      logger: silent,
+      settings,
+    });
+    runner.start();
+    try {
+      await until(async () => (await rows('flaky'))[0]?.last_error === 'upstream said later', 'retry written back');
+    } finally {
+      await runner.stop();
+    }
+    const [flaky] = await rows('flaky');
+    expect(flaky).toMatchObject({ attempts: 1, locked_by: null, locked_until: null });
+    expect(Number(flaky!.run_at)).toBe(retryAt);
+    expect(seen).toEqual([0]);
+    const [other] = await rows('someone_elses');
+    expect(other).toMatchObject({ attempts: 0, locked_by: null, locked_until: null, last_error: null });
+    await database.db.deleteFrom('jobs').where('kind', 'in', ['flaky', 'someone_elses']).execute();
+  });
+
+  it("a dead worker's claim is taken again once its lease runs out, and the dead worker can no longer finish it", async () => {
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'leased', payload: {}, runAt: now }, now);
+    const first = await jobs.claimDue(['leased'], 10, 'dead-worker', now, 1000);
+    expect(first).toHaveLength(1);
+    expect(await jobs.claimDue(['leased'], 10, 'other', now + 500, 1000)).toHaveLength(0);
+    const again = await jobs.claimDue(['leased'], 10, 'other', now + 1500, 1000);
+    expect(again.map((j) => j.id)).toEqual([first[0]!.id]);
+    expect(again[0]!.attempts).toBe(2);
+    // The late original worker's outcome must not overwrite the new owner's claim.
+    await jobs.complete(first[0]!.id, 'dead-worker');
+    expect(await rows('leased')).toHaveLength(1);
+    await jobs.complete(first[0]!.id, 'other');
+    expect(await rows('leased')).toHaveLength(0);
+  });
+
+  it('two concurrent claimers never get the same row', async () => {
+    const now = Date.now();
+    for (let i = 0; i < 40; i++) await enqueueJob(database.db, { kind: 'shared', payload: { i }, runAt: now }, now);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, w) => jobs.claimDue(['shared'], 5, `w${w}`, now, 60_000)));
+    const ids = claims.flat().map((j) => j.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(40);
+  });
+});
