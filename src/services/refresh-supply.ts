@@ -21,8 +21,11 @@ export class RefreshSupply {
       } catch {
         state = 'down';
       }
+      // Maintenance is the supplier's own word and closes the gate at once; an unreachable
+      // supplier only counts one more failure, so a single blip never refuses orders.
       if (state === 'up') await fulfilment.recordSupplierResult(s.id, true, null, clock.now());
-      else await fulfilment.markSupplierUnavailable(s.id, state, clock.now());
+      else if (state === 'maintenance') await fulfilment.markSupplierUnavailable(s.id, state, clock.now());
+      else await fulfilment.recordSupplierResult(s.id, false, 'health check: unreachable', clock.now());
     }
     let checkFailed = false;
     for (const r of await supply.enabledRoutes()) {

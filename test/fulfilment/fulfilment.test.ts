@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
+import { UNREACHABLE_AFTER } from '../../src/store/catalog-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { stateSnapshot } from '../support/resellers.js';
@@ -142,7 +143,12 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
   it('supplier gate: a supplier in maintenance or down refuses orders with 503, no order, no debit', async () => {
     for (const mode of ['maintenance', 'down'] as const) {
       await writeSandboxSwitches(t.platform.database.db, { mode });
+      // Maintenance closes the gate at once; unreachable only after several checks in a row.
       await t.platform.refreshSupply.run();
+      if (mode === 'down') {
+        expect(await t.platform.repos.catalog.hasAcceptingRoute('FF-100')).toBe(true);
+        for (let i = 1; i < UNREACHABLE_AFTER; i++) await t.platform.refreshSupply.run();
+      }
       const before = await stateSnapshot(t.platform);
       const ref = uniqueRef();
       const r = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
