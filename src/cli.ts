@@ -16,6 +16,9 @@ Commands:
   seed                       seed the demo data (prints the demo credentials once)
   sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken]
                              show or switch the sandbox supplier's state
+  callback-url EMAIL URL|none set a reseller's callback URL (checked against the SSRF rules)
+  resend-callback ORDER      a new round of callback attempts for a terminal order (id or ORD- code)
+  callback-log ORDER         every callback round and attempt of an order
   call METHOD PATH [BODY]    sign and send a reseller API request
                              (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)
 `;
@@ -110,6 +113,52 @@ async function sandbox(args: string[]) {
   process.stdout.write(`${JSON.stringify(switches, null, 2)}\n(the server picks this up at its next supply refresh, SUPPLY_REFRESH_MS)\n`);
 }
 
+/** Operator commands that act through the services (the admin API is not built yet). */
+async function withPlatform<T>(fn: (p: Awaited<ReturnType<typeof createPlatform>>) => Promise<T>): Promise<T> {
+  const platform = await createPlatform(loadConfig());
+  try {
+    return await fn(platform);
+  } finally {
+    await platform.close();
+  }
+}
+
+/** An order by its id, or by its ORD- code (the first 12 hex digits of the id). */
+async function findOrderId(p: Awaited<ReturnType<typeof createPlatform>>, idOrCode: string): Promise<string> {
+  const code = /^ORD-([0-9A-F]{12})$/i.exec(idOrCode)?.[1]?.toLowerCase();
+  let q = p.database.db.selectFrom('orders').select('id');
+  q = code ? q.where('id', 'like', `${code.slice(0, 8)}-${code.slice(8)}-%`) : q.where('id', '=', idOrCode);
+  const rows = await q.execute();
+  if (rows.length !== 1) throw new Error(`no single order matches ${idOrCode}`);
+  return rows[0]!.id;
+}
+
+async function resendCallbackCommand(idOrCode: string | undefined) {
+  if (!idOrCode) throw new Error('usage: topup resend-callback ORDER_ID|ORDER_CODE');
+  await withPlatform(async (p) => {
+    const orderId = await findOrderId(p, idOrCode);
+    const { round } = await p.resendCallback.execute(orderId);
+    process.stdout.write(`${JSON.stringify({ order_id: orderId, round, queued: true })}\n`);
+  });
+}
+
+async function callbackLogCommand(idOrCode: string | undefined) {
+  if (!idOrCode) throw new Error('usage: topup callback-log ORDER_ID|ORDER_CODE');
+  await withPlatform(async (p) => {
+    process.stdout.write(`${JSON.stringify(await p.callbacks.log(await findOrderId(p, idOrCode)), null, 2)}\n`);
+  });
+}
+
+async function callbackUrlCommand(email: string | undefined, url: string | undefined) {
+  if (!email || url === undefined) throw new Error('usage: topup callback-url RESELLER_EMAIL URL|none');
+  await withPlatform(async (p) => {
+    const r = await p.database.db.selectFrom('resellers').select('id').where('email', '=', email).executeTakeFirst();
+    if (!r) throw new Error(`no reseller with email ${email}`);
+    await p.setCallbackUrl.execute(r.id, url === 'none' ? null : url);
+    process.stdout.write(`${JSON.stringify({ reseller_id: r.id, callback_url: url === 'none' ? null : url })}\n`);
+  });
+}
+
 async function migrate() {
   const config = loadConfig();
   const db = openDatabase(config.store);
@@ -158,6 +207,9 @@ const commands: Record<string, () => Promise<void>> = {
   seed,
   call: () => call(args[0], args[1], args[2]),
   sandbox: () => sandbox(args),
+  'resend-callback': () => resendCallbackCommand(args[0]),
+  'callback-log': () => callbackLogCommand(args[0]),
+  'callback-url': () => callbackUrlCommand(args[0], args[1]),
 };
 const run = command ? commands[command] : undefined;
 if (!run) {

@@ -18,6 +18,7 @@ import { postCallback } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
 import { ResendCallback } from './services/resend-callback.js';
+import { SetCallbackUrl } from './services/set-callback-url.js';
 import { CallbacksRepo } from './store/callbacks-repo.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
 import { ReceiveUpstreamCallback } from './services/receive-upstream-callback.js';
@@ -62,6 +63,7 @@ export interface Platform {
   refreshSupply: RefreshSupply;
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
+  setCallbackUrl: SetCallbackUrl;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -114,6 +116,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
+  const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets });
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
@@ -139,7 +142,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback,
+    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
     startBackground() {
       runner.start();
       void refreshSafely();

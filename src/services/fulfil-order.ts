@@ -50,9 +50,12 @@ export class FulfilOrder {
         case 'pending':
         case 'ambiguous':
           return this.pollLater(order, job, status.state === 'ambiguous' ? status.message : undefined);
-        case 'unknown':
-          // Never reached that supplier: submitting there again is safe.
-          return this.submitFrom(order, routes, order.routesTried, job);
+        case 'unknown': {
+          // Never reached that supplier: submitting there again is safe. Start from that very
+          // route even if the list changed, since it alone dedups on our reference.
+          const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
+          return this.submitFrom(order, routes, same >= 0 ? same : order.routesTried, job);
+        }
       }
     }
     return this.submitFrom(order, routes, order.routesTried, job);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,9 +56,24 @@ describe('quick start, as a new user runs it', () => {
     expect(status.status).toBe(200);
     expect(['processing', 'success']).toContain(status.body.data.status);
 
-    // A restart on the same data folder keeps everything and prints no secret again.
+    // Operator commands: callback URL (SSRF rules), resend and the delivery log by ORD- code.
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    const cliEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', NODE_ENV: 'production', MASTER_KEY: readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim() };
+    const refused = spawnSync(process.execPath, [BIN, 'callback-url', 'demo-reseller@example.com', 'http://169.254.169.254/x'], { env: cliEnv, encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/private or reserved/);
+    const okUrl = spawnSync(process.execPath, [BIN, 'callback-url', 'demo-reseller@example.com', 'https://93.184.216.34/cb'], { env: cliEnv, encoding: 'utf8' });
+    expect(okUrl.status, okUrl.stderr).toBe(0);
+    const code = placed.body.data.order_code;
+    const resend = spawnSync(process.execPath, [BIN, 'resend-callback', code], { env: cliEnv, encoding: 'utf8' });
+    if (status.body.data.status === 'processing') expect(resend.status).toBe(1);
+    else expect(JSON.parse(resend.stdout)).toMatchObject({ order_id: placed.body.data.order_id, round: 2 });
+    const log = spawnSync(process.execPath, [BIN, 'callback-log', code], { env: cliEnv, encoding: 'utf8' });
+    expect(log.status, log.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(log.stdout))).toBe(true);
+
+    // A restart on the same data folder keeps everything and prints no secret again.
     const again = await serve(dataDir);
     children.push(again.child);
     expect(again.output).not.toContain(apiSecret);
