@@ -5,6 +5,7 @@ import type { DemoCredentials } from './services/seed-demo.js';
 import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from './adapters/suppliers/sandbox.js';
 import { openDatabase } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
+import { FulfilmentRepo } from './store/fulfilment-repo.js';
 
 const USAGE = `Usage: topup <command>
 
@@ -19,6 +20,8 @@ Commands:
   callback-url EMAIL URL|none set a reseller's callback URL (checked against the SSRF rules)
   resend-callback ORDER      a new round of callback attempts for a terminal order (id or ORD- code)
   callback-log ORDER         every callback round and attempt of an order
+  attention                  orders still processing without a definite supplier answer
+                             (flagged for the operator; never refunded automatically)
   call METHOD PATH [BODY]    sign and send a reseller API request
                              (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)
 `;
@@ -159,6 +162,23 @@ async function callbackUrlCommand(email: string | undefined, url: string | undef
   });
 }
 
+/** Orders fulfilment flagged because no supplier answer came within FULFIL_ATTENTION_AFTER_MS. */
+async function attention() {
+  const config = loadConfig();
+  const db = openDatabase(config.store);
+  await migrateToLatest(db);
+  const rows = await new FulfilmentRepo(db.db).flaggedOrders();
+  await db.close();
+  if (rows.length === 0) {
+    process.stdout.write('no order needs attention\n');
+    return;
+  }
+  for (const r of rows) {
+    process.stdout.write(`${r.id}  ref_id=${r.ref_id}  reseller=${r.reseller_id}  product=${r.product_code}  supplier=${r.supplier ?? '-'}  placed=${new Date(Number(r.created_at)).toISOString()}\n`);
+  }
+  process.stdout.write(`${rows.length} order(s) still processing; ask the supplier about each order id (its reference upstream)\n`);
+}
+
 async function migrate() {
   const config = loadConfig();
   const db = openDatabase(config.store);
@@ -207,6 +227,7 @@ const commands: Record<string, () => Promise<void>> = {
   seed,
   call: () => call(args[0], args[1], args[2]),
   sandbox: () => sandbox(args),
+  attention,
   'resend-callback': () => resendCallbackCommand(args[0]),
   'callback-log': () => callbackLogCommand(args[0]),
   'callback-url': () => callbackUrlCommand(args[0], args[1]),

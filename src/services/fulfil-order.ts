@@ -16,6 +16,9 @@ export type SupplierResolver = (route: { supplierId: string; adapter: string }) 
 
 type Next = { done: true } | { retryAt: number; error?: string };
 
+/** How often an order flagged for the operator is still asked about. */
+const FLAGGED_POLL_MS = 10 * 60_000;
+
 /**
  * Fulfils one order (the handler of fulfil_order jobs). Routes are tried in priority order;
  * a failure that certainly was not taken upstream moves to the next route, anything that
@@ -91,8 +94,9 @@ export class FulfilOrder {
     const { clock, settings, repo } = this.deps;
     const now = clock.now();
     if (now - order.createdAt > settings.ambiguousBoundMs) {
-      // No definite answer for too long: keep the money where it is and ask a human.
-      return repo.flagForOperator(order.id, now).then(() => ({ done: true }) as Next);
+      // No definite answer for too long: keep the money where it is and ask a human, but
+      // keep asking the supplier slowly, so a late answer still settles the order.
+      return repo.flagForOperator(order.id, now).then(() => ({ retryAt: now + FLAGGED_POLL_MS, error: error ?? 'no definite answer from the supplier' }));
     }
     const delay = Math.min(settings.pollBaseMs * 2 ** Math.min(job.attempts, 10), 60_000);
     return { retryAt: now + delay, error };

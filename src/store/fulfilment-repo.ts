@@ -93,6 +93,18 @@ export class FulfilmentRepo {
       .execute();
   }
 
+  /** Orders still processing that fulfilment flagged for a human, oldest first. */
+  async flaggedOrders() {
+    return this.db
+      .selectFrom('orders as o')
+      .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
+      .select(['o.id', 'o.ref_id', 'o.reseller_id', 'o.product_code', 'o.price', 'o.created_at', 's.name as supplier'])
+      .where('o.needs_attention', '=', 1)
+      .where('o.status', '=', 'processing')
+      .orderBy('o.created_at')
+      .execute();
+  }
+
   async flagForOperator(orderId: string, now: number) {
     await this.db.updateTable('orders').set({ needs_attention: 1, updated_at: now }).where('id', '=', orderId).execute();
   }

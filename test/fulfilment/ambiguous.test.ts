@@ -14,9 +14,11 @@ class SilentUpstream implements Supplier {
     this.submits++;
     return { outcome: 'ambiguous', message: 'timed out after sending' };
   }
+  /** What status queries answer; silent until a test gives it a definite answer. */
+  answer: StatusResult = { state: 'ambiguous', message: 'timed out' };
   async status(): Promise<StatusResult> {
     this.statusQueries++;
-    return { state: 'ambiguous', message: 'timed out' };
+    return this.answer;
   }
   async available() {
     return true;
@@ -65,11 +67,24 @@ describe.each(storeKinds())('ambiguous upstream answers (%s)', (kind) => {
     expect(second.submits).toBe(0);
 
     now += 60_000;
-    expect((await fulfil.handle(job(6))).status).toBe('done');
+    // Flagged, and still asked about slowly so a late answer settles it.
+    const flagged = await fulfil.handle(job(6));
+    expect(flagged.status).toBe('retry');
+    if (flagged.status === 'retry') expect(flagged.retryAt).toBeGreaterThanOrEqual(now + 60_000);
     const row = await db.selectFrom('orders').select(['status', 'needs_attention', 'completed_at']).where('id', '=', orderId).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'processing', needs_attention: 1, completed_at: null });
     const refunds = await db.selectFrom('ledger_entries').select('id').where('order_id', '=', orderId).where('type', '=', 'order_refund').execute();
     expect(refunds).toHaveLength(0);
+    expect(second.submits).toBe(0);
+
+    // A late definite answer still settles the flagged order, once, with its callback job.
+    first.answer = { state: 'success' };
+    now += 600_000;
+    expect(await fulfil.handle(job(7))).toEqual({ status: 'done' });
+    const settled = await db.selectFrom('orders').select(['status', 'serial_number']).where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(settled.status).toBe('success');
+    expect(settled.serial_number).toMatch(/^SRL-[A-Z0-9]{10}$/);
+    expect(first.submits).toBe(1);
     expect(second.submits).toBe(0);
     await ledgerConsistent(db);
   });

@@ -93,7 +93,9 @@ describe.each(storeKinds())('upstream-v1 transport failures (%s)', (kind) => {
       // The other route (the sandbox) never saw this order.
       expect(await db.selectFrom('sandbox_orders').select('reference').where('reference', '=', s.orderId).execute()).toEqual([]);
       s.advance(120_000);
-      expect(await s.run(2)).toEqual({ status: 'done' });
+      expect((await s.run(2)).status).toBe('retry');
+      // What `topup attention` shows the operator.
+      expect((await new FulfilmentRepo(db).flaggedOrders()).map((r) => r.id)).toContain(s.orderId);
       const o = await db.selectFrom('orders').select(['status', 'needs_attention', 'completed_at', 'supplier_id']).where('id', '=', s.orderId).executeTakeFirstOrThrow();
       expect(o).toEqual({ status: 'processing', needs_attention: 1, completed_at: null, supplier_id: `hanging-${kind}` });
       expect(await db.selectFrom('ledger_entries').select('id').where('order_id', '=', s.orderId).where('type', '=', 'order_refund').execute()).toEqual([]);
