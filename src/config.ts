@@ -30,6 +30,8 @@ export interface Config {
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
   sandboxDelayMs: number;
+  /** Multiplies the spec's per-tier rate limits; only for load tests (default 1). */
+  rateLimitScale: number;
   /** Let callbacks reach loopback/private addresses (sandbox and tests; never in production by default). */
   callbackAllowPrivateTargets: boolean;
 }
@@ -149,6 +151,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
+    rateLimitScale: (() => {
+      const raw = env.RATE_LIMIT_SCALE;
+      if (raw === undefined || raw === '') return 1;
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n <= 0 || n > 100_000) {
+        problems.push(`RATE_LIMIT_SCALE must be a positive number up to 100000 (got "${raw}")`);
+        return 1;
+      }
+      return n;
+    })(),
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -127,7 +127,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
 
   const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
-  const pipelineDeps = { auth, limiter };
+  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/')) await onSend(req, reply);

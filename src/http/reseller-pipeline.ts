@@ -7,7 +7,6 @@ import { MAX_BODY_BYTES, parseJsonBody } from './app.js';
 
 /** Requests per minute by tier (spec, Limits). Unidentified callers are counted per IP at the lowest. */
 export const TIER_RATE_LIMITS: Record<Tier, number> = { gold: 300, platinum: 600, diamond: 1200 };
-const ANONYMOUS_LIMIT = TIER_RATE_LIMITS.gold;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,13 +44,14 @@ function checkPostTransport(req: FastifyRequest) {
  * count; for POST the transport checks; the signature (GET: at once; POST: over the raw
  * bytes once read); the account status; finally the JSON parse, never before the signature.
  */
-export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimiter }) {
+export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimiter; rateLimitScale: number }) {
+  const limitOf = (tier: Tier) => Math.max(1, Math.round(TIER_RATE_LIMITS[tier] * deps.rateLimitScale));
   return {
     async onRequest(req: FastifyRequest, reply: FastifyReply) {
       req.principal = null;
       const principal = await deps.auth.identify({ apiKey: header(req, 'x-api-key'), ip: req.ip, timestamp: header(req, 'x-timestamp') });
       req.principal = principal;
-      const limit = TIER_RATE_LIMITS[principal.tier];
+      const limit = limitOf(principal.tier);
       const key = `reseller:${principal.resellerId}`;
       const state = req.routeOptions.config.rateExempt ? await deps.limiter.peek(key, limit) : await deps.limiter.consume(key, limit);
       setRateHeaders(reply, state);
@@ -74,7 +74,7 @@ export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimit
     /** Every response carries rate headers; callers we could not identify are counted per IP. */
     async onSend(req: FastifyRequest, reply: FastifyReply) {
       if (reply.hasHeader('x-ratelimit-limit')) return;
-      setRateHeaders(reply, await deps.limiter.consume(`ip:${req.ip}`, ANONYMOUS_LIMIT));
+      setRateHeaders(reply, await deps.limiter.consume(`ip:${req.ip}`, limitOf('gold')));
     },
   };
 }

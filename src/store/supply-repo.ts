@@ -20,6 +20,25 @@ export class SupplyRepo {
       .execute();
   }
 
+  async supplierByName(name: string) {
+    return this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('name', '=', name).executeTakeFirst();
+  }
+
+  async productExists(code: string): Promise<boolean> {
+    return (await this.db.selectFrom('products').select('code').where('code', '=', code).executeTakeFirst()) !== undefined;
+  }
+
+  async insertSupplier(s: { id: string; name: string; adapter: string; credentialsEnc: string | null }, now: number) {
+    await this.db.insertInto('suppliers').values({ id: s.id, name: s.name, adapter: s.adapter, enabled: 1, status: 'active', credentials_enc: s.credentialsEnc, created_at: now }).execute();
+  }
+
+  async insertRoute(r: { id: string; productCode: string; supplierId: string; sku: string; cost: number; priority: number }, now: number) {
+    await this.db
+      .insertInto('product_routes')
+      .values({ id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_sku: r.sku, cost: r.cost, priority: r.priority, enabled: 1, created_at: now })
+      .execute();
+  }
+
   async setRouteAvailability(routeId: string, available: boolean, now: number) {
     await this.db.updateTable('product_routes').set({ available: available ? 1 : 0, checked_at: now }).where('id', '=', routeId).execute();
   }

@@ -12,6 +12,7 @@ import { principalOf, resellerPipeline } from '../reseller-pipeline.js';
 export interface ResellerApiDeps {
   auth: Authenticator;
   limiter: RateLimiter;
+  rateLimitScale: number;
   placeOrder: PlaceOrder;
   validateAccount: ValidateAccount;
   queries: ResellerQueries;
