@@ -1,11 +1,13 @@
 import { ConfigError, loadDotEnv, parseConfig, type Config } from './config.js';
 import { sign } from './domain/signature.js';
-import { createPlatform } from './main.js';
+import { createPlatform, type Platform } from './main.js';
 import type { DemoCredentials } from './services/seed-demo.js';
 import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from './adapters/suppliers/sandbox.js';
 import { openDatabase } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { FulfilmentRepo } from './store/fulfilment-repo.js';
+import { SupplyRepo } from './store/supply-repo.js';
+import { ManageSupply } from './services/manage-supply.js';
 
 const USAGE = `Usage: topup <command>
 
@@ -20,6 +22,11 @@ Commands:
   callback-url EMAIL URL|none set a reseller's callback URL (checked against the SSRF rules)
   resend-callback ORDER      a new round of callback attempts for a terminal order (id or ORD- code)
   callback-log ORDER         every callback round and attempt of an order
+  supplier-add-upstream NAME BASE_URL
+                             add an upstream-v1 supplier (another installation of this API);
+                             env UPSTREAM_API_KEY and UPSTREAM_API_SECRET, sealed at rest
+  route-add PRODUCT SUPPLIER SKU PRIORITY [COST]
+                             route a product to a supplier (lower priority is tried first)
   attention                  orders still processing without a definite supplier answer
                              (flagged for the operator; never refunded automatically)
   call METHOD PATH [BODY]    sign and send a reseller API request
@@ -162,6 +169,31 @@ async function callbackUrlCommand(email: string | undefined, url: string | undef
   });
 }
 
+function manageSupply(p: Platform) {
+  return new ManageSupply({ supply: new SupplyRepo(p.database.db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+}
+
+async function supplierAddUpstream(name: string | undefined, baseUrl: string | undefined) {
+  const apiKey = process.env.UPSTREAM_API_KEY ?? '';
+  const apiSecret = process.env.UPSTREAM_API_SECRET ?? '';
+  if (!name || !baseUrl || !apiKey || !apiSecret) {
+    throw new Error('usage: UPSTREAM_API_KEY=… UPSTREAM_API_SECRET=… topup supplier-add-upstream NAME BASE_URL');
+  }
+  await withPlatform(async (p) => {
+    const { id } = await manageSupply(p).addUpstreamV1({ name, baseUrl, apiKey, apiSecret });
+    process.stdout.write(`${JSON.stringify({ supplier_id: id, name, adapter: 'upstream-v1', callback_url_to_set_upstream: `<this server>/hooks/upstream-v1/${id}` })}\n`);
+  });
+}
+
+async function routeAdd(args: string[]) {
+  const [productCode, supplierName, sku, priority, cost] = args;
+  if (!productCode || !supplierName || !sku || priority === undefined) throw new Error('usage: topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST]');
+  await withPlatform(async (p) => {
+    const { id } = await manageSupply(p).addRoute({ productCode, supplierName, sku, priority: Number(priority), cost: Number(cost ?? 0) });
+    process.stdout.write(`${JSON.stringify({ route_id: id, product_code: productCode, supplier: supplierName, sku, priority: Number(priority) })}\n`);
+  });
+}
+
 /** Orders fulfilment flagged because no supplier answer came within FULFIL_ATTENTION_AFTER_MS. */
 async function attention() {
   const config = loadConfig();
@@ -228,6 +260,8 @@ const commands: Record<string, () => Promise<void>> = {
   call: () => call(args[0], args[1], args[2]),
   sandbox: () => sandbox(args),
   attention,
+  'supplier-add-upstream': () => supplierAddUpstream(args[0], args[1]),
+  'route-add': () => routeAdd(args),
   'resend-callback': () => resendCallbackCommand(args[0]),
   'callback-log': () => callbackLogCommand(args[0]),
   'callback-url': () => callbackUrlCommand(args[0], args[1]),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
 import { sign } from '../../src/domain/signature.js';
+import { ManageSupply } from '../../src/services/manage-supply.js';
+import { SupplyRepo } from '../../src/store/supply-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { rawRequest } from '../support/client.js';
 import { ledgerConsistent } from '../support/ledger.js';
@@ -13,19 +15,22 @@ import { storeKinds } from '../support/stores.js';
 describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)', (kind) => {
   let upstream: TestApp;
   let downstream: TestApp;
-  const supplierId = 'upstream-1';
+  let supplierId = '';
   beforeAll(async () => {
     upstream = await startTestApp(kind, { worker: true, env: { SANDBOX_DELAY_MS: '50' } });
     downstream = await startTestApp(kind, { worker: true });
     const { db } = downstream.platform.database;
-    const now = Date.now();
-    const credentials = downstream.platform.secrets.seal(JSON.stringify({ baseUrl: upstream.baseUrl, apiKey: upstream.demo.apiKey, apiSecret: upstream.demo.apiSecret }));
-    await db.insertInto('suppliers').values({ id: supplierId, name: 'Upstream One', adapter: 'upstream-v1', enabled: 1, status: 'active', credentials_enc: credentials, created_at: now }).execute();
+    // Set up the way an operator does (topup supplier-add-upstream / route-add).
+    const p = downstream.platform;
+    const manage = new ManageSupply({ supply: new SupplyRepo(db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+    supplierId = (await manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: upstream.demo.apiKey, apiSecret: upstream.demo.apiSecret })).id;
+    const stored = await db.selectFrom('suppliers').select('credentials_enc').where('id', '=', supplierId).executeTakeFirstOrThrow();
+    expect(stored.credentials_enc).not.toContain(upstream.demo.apiSecret);
     await db.updateTable('product_routes').set({ enabled: 0 }).where('product_code', 'in', ['FF-100', 'STEAM-60K']).execute();
-    await db.insertInto('product_routes').values([
-      { id: 'up-ff100', product_code: 'FF-100', supplier_id: supplierId, supplier_sku: 'FF-100', cost: 14000, priority: 1, enabled: 1, created_at: now },
-      { id: 'up-steam', product_code: 'STEAM-60K', supplier_id: supplierId, supplier_sku: 'STEAM-60K', cost: 60000, priority: 1, enabled: 1, created_at: now },
-    ]).execute();
+    await manage.addRoute({ productCode: 'FF-100', supplierName: 'Upstream One', sku: 'FF-100', priority: 1, cost: 14000 });
+    await manage.addRoute({ productCode: 'STEAM-60K', supplierName: 'Upstream One', sku: 'STEAM-60K', priority: 1, cost: 60000 });
+    await expect(manage.addRoute({ productCode: 'NOPE', supplierName: 'Upstream One', sku: 'x', priority: 1, cost: 0 })).rejects.toMatchObject({ code: 'PRODUCT_NOT_FOUND' });
+    await expect(manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: 'k', apiSecret: 's' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
   afterAll(async () => {
     if (downstream) await ledgerConsistent(downstream.platform.database.db);
