@@ -10,8 +10,9 @@ import { createTestStore, POSTGRES_URL, storeKinds, type StoreKind } from '../su
 const BIN = path.resolve('bin/topup.js');
 const TARGETS = ['123456789', '7000000001', '7000000003', '7000000005', '5030503050', '555000111'];
 
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+function startServer(env: Record<string, string>, command: 'serve' | 'worker' = 'serve'): Promise<{ child: ChildProcess; output: () => string }> {
+  const ready = command === 'serve' ? /topup listening on \S+/ : /topup worker \S+ running/;
+  const child = spawn(process.execPath, [BIN, command], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'development', SANDBOX_DELAY_MS: '30', FULFIL_POLL_MS: '20', REDIS_URL: '', WORKER_LEASE_MS: '2000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -21,7 +22,7 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 30_000);
     const check = () => {
-      if (/topup listening on \S+/.test(out)) {
+      if (ready.test(out)) {
         clearTimeout(timer);
         resolve({ child, output: () => out });
       }
@@ -142,4 +143,51 @@ describe.skipIf(!POSTGRES_URL)('two workers on one PostgreSQL queue', () => {
       await store.drop();
     }
   }, 60_000);
+});
+
+describe.skipIf(!POSTGRES_URL)('separate worker processes on one PostgreSQL queue', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+  it('an API process without a worker and two `topup worker` processes fulfil every order once', async () => {
+    const store = await createTestStore('postgres');
+    try {
+      const env = { DATA_DIR: store.dataDir, DATABASE_URL: store.url, MASTER_KEY: 'ef'.repeat(32), SANDBOX_DELAY_MS: '20' };
+      const api = await startServer({ ...env, WORKER_IN_PROCESS: 'false' });
+      children.push(api.child);
+      const apiKey = /TOPUP_API_KEY=(\S+)/.exec(api.output())![1]!;
+      const apiSecret = /TOPUP_API_SECRET=(\S+)/.exec(api.output())![1]!;
+      const client = new ResellerClient(/topup listening on (\S+)/.exec(api.output())![1]!, apiKey, apiSecret);
+      const workers = await Promise.all([startServer(env, 'worker'), startServer(env, 'worker')]);
+      children.push(...workers.map((w) => w.child));
+      const refs: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const ref = uniqueRef('split');
+        const r = await client.post('/order', { ref_id: ref, product_code: 'FF-100', target: i % 5 === 0 ? '7000000001' : '123456789' });
+        expect(r.status, r.text).toBe(200);
+        refs.push(ref);
+      }
+      const database = openDatabase(store.config);
+      try {
+        const deadline = Date.now() + 30_000;
+        while ((await database.db.selectFrom('orders').select('id').where('status', '=', 'processing').execute()).length > 0) {
+          if (Date.now() > deadline) throw new Error('orders still processing');
+          await sleep(50);
+        }
+        const orders = await database.db.selectFrom('orders').select(['ref_id', 'status']).execute();
+        expect(orders).toHaveLength(40);
+        expect(orders.filter((o) => o.status === 'failed')).toHaveLength(8);
+        const submissions = await database.db.selectFrom('sandbox_orders').select(['reference', 'submissions']).execute();
+        expect(submissions).toHaveLength(40);
+        expect(submissions.every((s) => Number(s.submissions) === 1)).toBe(true);
+        await ledgerConsistent(database.db);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      children.forEach((c) => c.kill('SIGKILL'));
+      await sleep(200);
+      await store.drop();
+    }
+  }, 90_000);
 });
