@@ -1,0 +1,293 @@
+/**
+ * The benchmark suite: `npm run bench` (full) or `npm run bench -- --smoke` (seconds).
+ * Every figure is measured next to its baseline in the same run and reported as a ratio,
+ * because this machine is small and shared. Results: docs/benchmarks.md and .json.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { sign } from '../src/domain/signature.js';
+import { LedgerRepo } from '../src/store/ledger-repo.js';
+import { openDatabase } from '../src/store/db.js';
+import type { StoreConfig } from '../src/config.js';
+import { startProcess, TOPUP_BIN, type Started } from './lib/processes.js';
+
+const SMOKE = process.argv.includes('--smoke');
+const DURATION = SMOKE ? 2 : 10;
+const CONNECTIONS = 50;
+const HISTORY_ROWS = SMOKE ? 20_000 : 1_000_000;
+const PG_ADMIN = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'docs';
+
+interface Row {
+  id: string;
+  figure: string;
+  value: number | null;
+  unit: string;
+  baseline: string;
+  baselineValue: number | null;
+  ratio: number | null;
+  p50: number | null;
+  p99: number | null;
+  rssMb: number | null;
+  goal: string;
+  met: boolean | null;
+}
+const rows: Row[] = [];
+
+interface Creds { baseUrl: string; apiKey: string; apiSecret: string; resellerId?: string }
+
+async function cannon(opts: { url: string; method: 'GET' | 'POST'; creds: Creds; body?: () => string; connections?: number; duration?: number }) {
+  const { creds } = opts;
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections ?? CONNECTIONS,
+    duration: opts.duration ?? DURATION,
+    requests: [
+      {
+        method: opts.method,
+        setupRequest: (req: any) => {
+          const ts = String(Date.now());
+          const body = opts.body ? opts.body() : '';
+          req.headers = { ...req.headers, 'x-api-key': creds.apiKey, 'x-timestamp': ts, 'x-signature': sign(creds.apiSecret, ts, body) };
+          if (body) {
+            req.body = body;
+            req.headers['content-type'] = 'application/json';
+          }
+          return req;
+        },
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+const orderBody = () => () => JSON.stringify({ ref_id: `b-${randomUUID()}`, product_code: 'FF-100', target: '123456789' });
+
+async function startService(store: StoreConfig, dataDir: string, extraEnv: Record<string, string> = {}) {
+  const svc = await startProcess(
+    [TOPUP_BIN, 'serve'],
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: store.kind === 'sqlite' ? `sqlite:${store.file}` : store.url,
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'development',
+      RATE_LIMIT_SCALE: '100000',
+      WORKER_IN_PROCESS: 'false',
+      MASTER_KEY: 'ef'.repeat(32),
+      REDIS_URL: '',
+      ...extraEnv,
+    },
+    /topup listening on \S+/,
+  );
+  const out = svc.output();
+  const creds: Creds = {
+    baseUrl: /topup listening on (\S+)/.exec(out)![1]!,
+    apiKey: /TOPUP_API_KEY=(\S+)/.exec(out)?.[1] ?? '',
+    apiSecret: /TOPUP_API_SECRET=(\S+)/.exec(out)?.[1] ?? '',
+  };
+  return { svc, creds };
+}
+
+/** A big balance and 60 more products in the demo catalog, straight through the store. */
+async function prepare(store: StoreConfig) {
+  const db = openDatabase(store);
+  try {
+    const r = await db.db.selectFrom('resellers').select('id').where('email', '=', 'demo-reseller@example.com').executeTakeFirstOrThrow();
+    await new LedgerRepo(db.db).adjust(r.id, 1_000_000_000_000, 'bench balance', Date.now());
+    const catalog = await db.db.selectFrom('catalogs').select('id').executeTakeFirstOrThrow();
+    const supplier = await db.db.selectFrom('suppliers').select('id').executeTakeFirstOrThrow();
+    for (let i = 0; i < 60; i++) {
+      const code = `BENCH-${String(i).padStart(3, '0')}`;
+      await db.db.insertInto('products').values({ code, name: `Bench ${i}`, category_slug: 'free-fire', kind: 'instant', limit_gated: 0, enabled: 1, sort_order: 100 + i, created_at: Date.now() }).execute();
+      await db.db.insertInto('catalog_prices').values(['gold', 'platinum', 'diamond'].map((tier) => ({ catalog_id: catalog.id, product_code: code, tier: tier as 'gold', price: 1000 + i }))).execute();
+      await db.db.insertInto('product_routes').values({ id: randomUUID(), product_code: code, supplier_id: supplier.id, supplier_sku: code, cost: 900, priority: 1, enabled: 1, created_at: Date.now() }).execute();
+    }
+    return r.id;
+  } finally {
+    await db.close();
+  }
+}
+
+/** N historical orders (and their debits) for one reseller, inserted in bulk. */
+async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
+  const now = Date.now();
+  if (store.kind === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(store.file);
+    db.pragma('journal_mode = WAL');
+    const order = db.prepare(`insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, completed_at, updated_at)
+      values (?, ?, ?, 'FF-100', '100 Diamonds', 'free-fire', '123', null, 15000, ?, ?, ?, ?)`);
+    const ledger = db.prepare(`insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at) values (?, 'order_debit', -15000, 1, ?, null, ?)`);
+    const statuses = ['success', 'success', 'success', 'failed'];
+    const batch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const id = randomUUID();
+        const at = now - (n - i) * 1000; // one order a second, back from now
+        order.run(id, resellerId, `hist-${i}`, statuses[i % 4], at, at + 500, at);
+        ledger.run(resellerId, id, at);
+      }
+    });
+    for (let i = 0; i < n; i += 50_000) batch(i, Math.min(n, i + 50_000));
+    db.close();
+    return;
+  }
+  const c = new pg.Client({ connectionString: store.url });
+  await c.connect();
+  await c.query(
+    `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, completed_at, updated_at)
+     select gen_random_uuid()::text, $1, 'hist-' || g, 'FF-100', '100 Diamonds', 'free-fire', '123', null, 15000,
+            (array['success','success','success','failed'])[1 + g % 4], $2 - ($3 - g) * 1000, $2 - ($3 - g) * 1000 + 500, $2 - ($3 - g) * 1000
+     from generate_series(0, $3 - 1) g`,
+    [resellerId, now, n],
+  );
+  await c.query(
+    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at)
+     select reseller_id, 'order_debit', -15000, 1, id, null, created_at from orders where reseller_id = $1 and ref_id like 'hist-%'`,
+    [resellerId],
+  );
+  await c.query('analyze');
+  await c.end();
+}
+
+function add(r: Omit<Row, 'ratio' | 'met'> & { better?: 'higher' | 'lower'; goalRatio?: number; goalAbs?: number }) {
+  const ratio = r.value !== null && r.baselineValue ? r.value / r.baselineValue : null;
+  let met: boolean | null = null;
+  if (r.goalRatio !== undefined && ratio !== null) met = ratio >= r.goalRatio;
+  if (r.goalAbs !== undefined && r.value !== null) met = r.value <= r.goalAbs;
+  rows.push({ id: r.id, figure: r.figure, value: r.value, unit: r.unit, baseline: r.baseline, baselineValue: r.baselineValue, ratio, p50: r.p50, p99: r.p99, rssMb: r.rssMb, goal: r.goal, met });
+  console.log(`${r.id} ${r.figure}: ${r.value?.toFixed(1)} ${r.unit} vs ${r.baseline} ${r.baselineValue?.toFixed(1) ?? '-'}${ratio !== null ? ` (ratio ${ratio.toFixed(2)})` : ''}`);
+}
+
+async function bareServer(secret: string, productsFile: string): Promise<Started> {
+  return startProcess(['--import', 'tsx', path.resolve('bench/baselines/bare-server.ts')], { BENCH_SECRET: secret, BENCH_PRODUCTS_FILE: productsFile }, /bare listening on \S+/);
+}
+
+async function benchStore(kind: 'sqlite' | 'postgres') {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `topup-bench-${kind}-`));
+  let store: StoreConfig;
+  let dropPg: (() => Promise<void>) | null = null;
+  if (kind === 'sqlite') store = { kind, file: path.join(dataDir, 'bench.sqlite') };
+  else {
+    const name = `topup_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_ADMIN);
+    url.pathname = `/${name}`;
+    store = { kind, url: url.toString() };
+    dropPg = async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const extra: Record<string, string> = kind === 'postgres' ? { REDIS_URL: REDIS } : {};
+  let { svc, creds } = await startService(store, dataDir, extra);
+  const resellerId = await prepare(store);
+  const label = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL + Redis';
+  try {
+    // B2 first (the catalog), so the bare server can serve the very same bytes.
+    const page = await fetch(`${creds.baseUrl}/products?limit=50`, {
+      headers: (() => {
+        const ts = String(Date.now());
+        return { 'x-api-key': creds.apiKey, 'x-timestamp': ts, 'x-signature': sign(creds.apiSecret, ts) };
+      })(),
+    }).then((r) => r.text());
+    const productsFile = path.join(dataDir, 'products.json');
+    writeFileSync(productsFile, page);
+    const bare = await bareServer(creds.apiSecret, productsFile);
+    const bareUrl = /bare listening on (\S+)/.exec(bare.output())![1]!;
+    try {
+      const hmac = await cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody() });
+      const b1 = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody() });
+      add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+      if (b1.non2xx) console.log(`  (B1 ${label}: ${b1.non2xx} non-2xx answers)`);
+
+      const bareProducts = await cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds });
+      const b2 = await cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds });
+      add({ id: 'B2', figure: `GET /products page of 50 (${label})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
+
+      if (kind === 'postgres') {
+        const pgb = pgbenchOrderTxn((store as { url: string }).url, resellerId);
+        add({ id: 'B1-pg', figure: 'POST /order vs the same transaction in pgbench (PostgreSQL)', value: b1.rps, unit: 'orders/s', baseline: 'pgbench order transaction, 50 clients', baselineValue: pgb.tps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 1.0', goalRatio: 1.0 });
+      }
+    } finally {
+      await bare.stop();
+    }
+
+    // B5: history at scale.
+    await svc.stop();
+    await seedHistory(store, resellerId, HISTORY_ROWS);
+    ({ svc, creds } = await startService(store, dataDir, extra));
+    const deepPage = Math.floor(HISTORY_ROWS / 50);
+    const today = new Date().toISOString().slice(0, 10);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    for (const [name, q] of [
+      ['GET /orders page 1', '/orders?limit=50'],
+      [`GET /orders page ${deepPage} (deepest)`, `/orders?limit=50&page=${deepPage}`],
+      ['GET /orders status=failed + 30-day range, page 1', `/orders?limit=50&status=failed&start_date=${monthAgo}&end_date=${today}`],
+      ['GET /wallet-history page 1', '/wallet-history?limit=50'],
+      [`GET /wallet-history page ${deepPage} (deepest)`, `/wallet-history?limit=50&page=${deepPage}`],
+    ] as const) {
+      const r = await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: SMOKE ? 1 : 5 });
+      add({ id: 'B5', figure: `${name}, ${HISTORY_ROWS.toLocaleString('en')} orders (${label})`, value: r.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: r.p50, p99: r.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 20 ms', goalAbs: 20 });
+    }
+  } finally {
+    await svc.stop();
+    if (dropPg) await dropPg();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** pgbench running the order transaction of the service (insert, guarded debit, ledger, job). */
+function pgbenchOrderTxn(url: string, resellerId: string): { tps: number } {
+  const script = path.resolve('bench/baselines/order-txn.sql');
+  const bin = ['/usr/lib/postgresql/15/bin/pgbench', 'pgbench'].find((b) => {
+    try {
+      execFileSync(b, ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!bin) throw new Error('pgbench not found');
+  const out = execFileSync(bin, ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-D', `rid=${resellerId}`, '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+  return { tps };
+}
+
+function writeReport() {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const fmt = (n: number | null, d = 1) => (n === null ? '-' : n.toFixed(d));
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Run: ${new Date().toISOString()} · mode: ${SMOKE ? 'smoke' : 'full'} · ${DURATION} s per figure · ${CONNECTIONS} connections · Node ${process.version}.`,
+    'Each figure is measured beside its baseline in the same run; compare ratios, not absolute numbers (2 shared cores).',
+    'The service runs as its own process (`topup serve`, worker off: ingestion only); autocannon drives it from this process.',
+    '',
+    '| id | figure | value | baseline | baseline value | ratio | p50 ms | p99 ms | peak RSS MB | goal | met |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.id} | ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.baseline} | ${fmt(r.baselineValue)} | ${fmt(r.ratio, 2)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rssMb, 0)} | ${r.goal} | ${r.met === null ? '-' : r.met ? 'yes' : '**no**'} |`),
+    '',
+    'Not measured yet: B3 (callback latency under 1,000 orders/s) and B4 (end-to-end sustained rate); see the closing notes of the session that added this suite.',
+    '',
+  ];
+  writeFileSync(path.join(OUT_DIR, SMOKE ? 'benchmarks-smoke.md' : 'benchmarks.md'), lines.join('\n'));
+  writeFileSync(path.join(OUT_DIR, SMOKE ? 'benchmarks-smoke.json' : 'benchmarks.json'), `${JSON.stringify({ mode: SMOKE ? 'smoke' : 'full', at: new Date().toISOString(), rows }, null, 2)}\n`);
+}
+
+const kinds = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+for (const k of kinds) await benchStore(k);
+writeReport();
+console.log(`wrote ${OUT_DIR}/${SMOKE ? 'benchmarks-smoke' : 'benchmarks'}.{md,json}`);
