@@ -28,13 +28,15 @@ export class RefreshSupply {
       else await fulfilment.recordSupplierResult(s.id, false, 'health check: unreachable', clock.now());
     }
     let checkFailed = false;
-    for (const r of await supply.enabledRoutes()) {
+    const bySupplier = new Map<string, Awaited<ReturnType<SupplyRepo['enabledRoutes']>>>();
+    for (const r of await supply.enabledRoutes()) bySupplier.set(r.supplier_id, [...(bySupplier.get(r.supplier_id) ?? []), r]);
+    for (const [supplierId, routes] of bySupplier) {
       try {
-        const available = await suppliers({ supplierId: r.supplier_id, adapter: r.adapter }).available(r.supplier_sku);
-        await supply.setRouteAvailability(r.id, available, clock.now());
+        const available = await suppliers({ supplierId, adapter: routes[0]!.adapter }).available(routes.map((r) => r.supplier_sku));
+        for (const r of routes) await supply.setRouteAvailability(r.id, available.get(r.supplier_sku) ?? false, clock.now());
       } catch (err) {
         checkFailed = true;
-        logger.warn({ routeId: r.id, err: (err as Error).message }, 'availability check could not run');
+        logger.warn({ supplierId, err: (err as Error).message }, 'availability check could not run');
       }
     }
     await supply.setAvailabilityCheckFailed(checkFailed);

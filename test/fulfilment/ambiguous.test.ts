@@ -20,8 +20,8 @@ class SilentUpstream implements Supplier {
     this.statusQueries++;
     return this.answer;
   }
-  async available() {
-    return true;
+  async available(skus: readonly string[]) {
+    return new Map(skus.map((s) => [s, true]));
   }
   async health() {
     return 'up' as const;

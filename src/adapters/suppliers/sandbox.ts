@@ -69,10 +69,10 @@ export class SandboxSupplier implements Supplier {
     return { state: 'success', voucherCode: `SBX-${code}` };
   }
 
-  async available(sku: string): Promise<boolean> {
+  async available(skus: readonly string[]): Promise<Map<string, boolean>> {
     const sw = await readSandboxSwitches(this.db);
     if (sw.availabilityBroken) throw new Error('sandbox availability check is switched off');
-    return !sw.outOfStock.includes(sku);
+    return new Map(skus.map((sku) => [sku, !sw.outOfStock.includes(sku)]));
   }
 
   async health(): Promise<'up' | 'down' | 'maintenance'> {

@@ -33,7 +33,10 @@ export type StatusResult =
 export interface Supplier {
   submit(req: SubmitRequest): Promise<SubmitResult>;
   status(reference: string): Promise<StatusResult>;
-  /** Throws when the check itself cannot run. */
-  available(sku: string): Promise<boolean>;
+  /**
+   * Which of these SKUs can be sourced now, asked once per supplier per refresh (an upstream
+   * counts every request against its rate limit). Throws when the check itself cannot run.
+   */
+  available(skus: readonly string[]): Promise<Map<string, boolean>>;
   health(): Promise<'up' | 'down' | 'maintenance'>;
 }

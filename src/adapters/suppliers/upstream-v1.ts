@@ -92,15 +92,20 @@ export class UpstreamV1Supplier implements Supplier {
     return { state: 'failed', code, message: o.failure_reason ?? null };
   }
 
-  async available(sku: string): Promise<boolean> {
-    for (let page = 1; page <= 50; page++) {
+  /** Reads the upstream catalog page by page until every SKU is found; a missing SKU is unavailable. */
+  async available(skus: readonly string[]): Promise<Map<string, boolean>> {
+    const wanted = new Set(skus);
+    const result = new Map<string, boolean>(skus.map((sku) => [sku, false]));
+    for (let page = 1; page <= 50 && wanted.size > 0; page++) {
       const a = await this.call('GET', `/products?limit=100&page=${page}`);
-      if (a.kind !== 'response' || a.status !== 200) throw new Error('upstream catalog could not be read');
-      const hit = (a.body.data.products as { code: string; status: string }[]).find((p) => p.code === sku);
-      if (hit) return hit.status === 'active';
-      if (!a.body.meta?.has_more) return false;
+      if (a.kind !== 'response' || a.status !== 200 || !Array.isArray(a.body?.data?.products)) throw new Error('upstream catalog could not be read');
+      for (const p of a.body.data.products as { code: string; status: string }[]) {
+        if (!wanted.delete(p.code)) continue;
+        result.set(p.code, p.status === 'active');
+      }
+      if (!a.body.meta?.has_more) break;
     }
-    return false;
+    return result;
   }
 
   async health(): Promise<'up' | 'down' | 'maintenance'> {
