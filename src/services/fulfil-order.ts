@@ -79,6 +79,9 @@ export class FulfilOrder {
           await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
           return this.pollLater(order, job);
         case 'ambiguous':
+          // Counts towards "unreachable several times in a row" for the gate; routing-wise
+          // the order stays with this supplier.
+          await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
           return this.pollLater(order, job, result.message);
         case 'rejected':
           if (!result.notTaken) return this.fail(order, result.code, result.message);

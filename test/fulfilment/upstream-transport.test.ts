@@ -87,6 +87,8 @@ describe.each(storeKinds())('upstream-v1 transport failures (%s)', (kind) => {
       const first = await s.run(0);
       expect(first.status).toBe('retry');
       expect(seen.some((l) => l.startsWith('POST /api/v1/order'))).toBe(true);
+      const health = await db.selectFrom('supplier_health').select('consecutive_failures').where('supplier_id', '=', `hanging-${kind}`).executeTakeFirstOrThrow();
+      expect(health.consecutive_failures).toBe(1);
       s.advance(5_000);
       expect((await s.run(1)).status).toBe('retry');
       expect(seen.some((l) => l.startsWith(`GET /api/v1/order-status?ref_id=${s.orderId}`))).toBe(true);
