@@ -27,6 +27,8 @@ Commands:
                              env UPSTREAM_API_KEY and UPSTREAM_API_SECRET, sealed at rest
   route-add PRODUCT SUPPLIER SKU PRIORITY [COST]
                              route a product to a supplier (lower priority is tried first)
+  supplier-set NAME [--enabled true|false] [--status active|maintenance]
+                             take a supplier out of or back into service (supplier gate)
   attention                  orders still processing without a definite supplier answer
                              (flagged for the operator; never refunded automatically)
   call METHOD PATH [BODY]    sign and send a reseller API request
@@ -185,6 +187,22 @@ async function supplierAddUpstream(name: string | undefined, baseUrl: string | u
   });
 }
 
+async function supplierSet(args: string[]) {
+  const [name, ...flags] = args;
+  const patch: { enabled?: boolean; status?: 'active' | 'maintenance' } = {};
+  for (let i = 0; i < flags.length; i += 2) {
+    const [flag, value] = [flags[i], flags[i + 1]];
+    if (flag === '--enabled' && (value === 'true' || value === 'false')) patch.enabled = value === 'true';
+    else if (flag === '--status' && (value === 'active' || value === 'maintenance')) patch.status = value;
+    else throw new Error('usage: topup supplier-set NAME [--enabled true|false] [--status active|maintenance]');
+  }
+  if (!name || Object.keys(patch).length === 0) throw new Error('usage: topup supplier-set NAME [--enabled true|false] [--status active|maintenance]');
+  await withPlatform(async (p) => {
+    await manageSupply(p).setSupplier(name, patch);
+    process.stdout.write(`${JSON.stringify({ supplier: name, ...patch })}\n`);
+  });
+}
+
 async function routeAdd(args: string[]) {
   const [productCode, supplierName, sku, priority, cost] = args;
   if (!productCode || !supplierName || !sku || priority === undefined) throw new Error('usage: topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST]');
@@ -262,6 +280,7 @@ const commands: Record<string, () => Promise<void>> = {
   attention,
   'supplier-add-upstream': () => supplierAddUpstream(args[0], args[1]),
   'route-add': () => routeAdd(args),
+  'supplier-set': () => supplierSet(args),
   'resend-callback': () => resendCallbackCommand(args[0]),
   'callback-log': () => callbackLogCommand(args[0]),
   'callback-url': () => callbackUrlCommand(args[0], args[1]),

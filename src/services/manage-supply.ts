@@ -29,6 +29,16 @@ export class ManageSupply {
     return { id };
   }
 
+  /** Takes a supplier out of (or back into) service; the supplier gate follows at once. */
+  async setSupplier(name: string, patch: { enabled?: boolean; status?: 'active' | 'maintenance' }): Promise<void> {
+    const supplier = await this.deps.supply.supplierByName(name);
+    if (!supplier) throw new AppError('NOT_FOUND', `no supplier named "${name}"`);
+    await this.deps.supply.updateSupplier(supplier.id, {
+      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
+      ...(patch.status === undefined ? {} : { status: patch.status }),
+    });
+  }
+
   async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number }): Promise<{ id: string }> {
     const { supply, clock, ids } = this.deps;
     const supplier = await supply.supplierByName(input.supplierName);

@@ -24,6 +24,10 @@ export class SupplyRepo {
     return this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('name', '=', name).executeTakeFirst();
   }
 
+  async updateSupplier(id: string, patch: { enabled?: number; status?: 'active' | 'maintenance' }) {
+    await this.db.updateTable('suppliers').set(patch).where('id', '=', id).execute();
+  }
+
   async productExists(code: string): Promise<boolean> {
     return (await this.db.selectFrom('products').select('code').where('code', '=', code).executeTakeFirst()) !== undefined;
   }

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
+import { ManageSupply } from '../../src/services/manage-supply.js';
 import { UNREACHABLE_AFTER } from '../../src/store/catalog-repo.js';
+import { SupplyRepo } from '../../src/store/supply-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { stateSnapshot } from '../support/resellers.js';
@@ -159,6 +161,25 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
       await writeSandboxSwitches(t.platform.database.db, { mode: 'up' });
       await t.platform.refreshSupply.run();
       expect((await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' })).status).toBe(200);
+    }
+  });
+
+  it('supplier gate: an operator taking the only supplier out of service (maintenance, disabled) refuses orders', async () => {
+    const p = t.platform;
+    const manage = new ManageSupply({ supply: new SupplyRepo(p.database.db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+    for (const patch of [{ status: 'maintenance' as const }, { enabled: false }]) {
+      await manage.setSupplier('sandbox', patch);
+      try {
+        const before = await stateSnapshot(p);
+        const ref = uniqueRef();
+        const r = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+        expect(r.status).toBe(503);
+        expect(r.body.error).toBe('ORDER_FAILED_SUPPLIER_GATE');
+        expect(await stateSnapshot(p)).toEqual(before);
+        expect((await t.client.get(`/order-status?ref_id=${ref}`)).status).toBe(404);
+      } finally {
+        await manage.setSupplier('sandbox', { status: 'active', enabled: true });
+      }
     }
   });
 
