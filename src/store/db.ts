@@ -30,7 +30,7 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
@@ -45,4 +45,28 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
 export function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string } | null;
   return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Kysely prepares every query anew; parsing SQL costs more than running our small indexed
+ * queries. The set of distinct SQL texts is small (queries are built from a fixed code
+ * path, values are parameters), so prepared statements are kept, bounded just in case.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') return Reflect.get(target, prop, receiver);
+      return (source: string) => {
+        let stmt = cache.get(source);
+        if (!stmt) {
+          if (cache.size >= max) cache.delete(cache.keys().next().value!);
+          stmt = prepare(source);
+          cache.set(source, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }
