@@ -140,6 +140,7 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     return;
   }
   const c = new pg.Client({ connectionString: store.url });
+  c.on('error', () => {}); // surfaced by the failing query instead of crashing the run
   await c.connect();
   await c.query(
     `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, completed_at, updated_at)
@@ -261,7 +262,7 @@ function pgbenchOrderTxn(url: string, resellerId: string): { tps: number } {
     }
   });
   if (!bin) throw new Error('pgbench not found');
-  const out = execFileSync(bin, ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-D', `rid=${resellerId}`, '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(bin, ['-n', '-M', 'extended', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-D', `rid=${resellerId}`, '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
   return { tps };
 }
