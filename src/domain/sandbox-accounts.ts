@@ -24,5 +24,5 @@ export const SANDBOX_ACCOUNTS: Record<string, Row> = {
 
 const DEFAULT: Row = { verdict: 'valid', fulfilment: { kind: 'success' } };
 
-/** The account identifier is the target's part before any '#' tagline or '|' zone. */
+/** The whole target (trimmed) is matched: zone never changes a test account's outcome. */
 export const sandboxAccount = (target: string): Row => SANDBOX_ACCOUNTS[target.trim()] ?? DEFAULT;
