@@ -18,6 +18,7 @@ import { postCallback } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
 import { ResendCallback } from './services/resend-callback.js';
+import { ResellerCallbacks } from './services/reseller-callbacks.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { CallbacksRepo } from './store/callbacks-repo.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -133,7 +134,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     if (req.url.startsWith('/api/')) await onSend(req, reply);
   });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
-  await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency }), { prefix: '/api/v1' });
+  await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
+    resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });

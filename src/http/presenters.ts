@@ -1,7 +1,10 @@
 import { toMajor } from '../domain/money.js';
 import { isoMillis, orderCode, ORDER_ACCEPTED_MESSAGE, type OrderRecord } from '../domain/order.js';
 import type { CatalogProduct, FormField } from '../store/catalog-repo.js';
+import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
+
+type CallbackLog = Awaited<ReturnType<CallbacksRepo['log']>>;
 
 /** JSON shapes of the reseller API: the contract, in one place. Money leaves in major units. */
 export function presenters(decimals: number) {
@@ -66,6 +69,26 @@ export function presenters(decimals: number) {
       ref_id: e.refId,
       note: e.note,
       created_at: isoMillis(e.createdAt),
+    }),
+    callbackLog: (o: OrderRecord, deliveries: CallbackLog) => ({
+      ref_id: o.refId,
+      order_code: orderCode(o.id),
+      deliveries: deliveries.map((d) => ({
+        callback_id: d.id,
+        round: d.round,
+        status: d.status,
+        url: d.url,
+        attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at === null ? null : isoMillis(Number(d.next_attempt_at)),
+        attempt_log: d.attempt_log.map((a) => ({
+          attempt: a.attempt,
+          started_at: isoMillis(Number(a.started_at)),
+          duration_ms: a.duration_ms,
+          http_status: a.http_status,
+          error: a.error,
+          response_snippet: a.response_snippet,
+        })),
+      })),
     }),
     money,
   };

@@ -47,7 +47,7 @@ export class FulfilmentRepo {
     };
   }
 
-  /** Enabled routes to enabled suppliers, best first. */
+  /** Enabled routes to enabled suppliers the operator has not put in maintenance, best first. */
   async routes(productCode: string): Promise<UsableRoute[]> {
     const rows = await this.db
       .selectFrom('product_routes as r')
@@ -56,6 +56,7 @@ export class FulfilmentRepo {
       .where('r.product_code', '=', productCode)
       .where('r.enabled', '=', 1)
       .where('s.enabled', '=', 1)
+      .where('s.status', '=', 'active')
       .orderBy('r.priority')
       .orderBy('r.id')
       .execute();

@@ -5,6 +5,7 @@ import { DeliverCallback } from '../../src/services/deliver-callback.js';
 import { verifyCallback } from '../../src/receiver.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { startReceiver } from '../support/receiver.js';
+import { createReseller } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
 
 const PAYLOAD_FIELDS = ['failure_code', 'failure_reason', 'message', 'order_code', 'price', 'product_code', 'product_name', 'ref_id', 'serial_number', 'status'];
@@ -141,6 +142,35 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
       await rx2.close();
     } finally {
       t.platform.runner.start();
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
+  it('resellers read their delivery log and resend through API v1, never another reseller’s', async () => {
+    const rx = await startReceiver();
+    await setCallbackUrl(rx.url);
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      await until(() => rx.received.length >= 1 || undefined);
+      const log = await until(async () => {
+        const r = await t.client.get(`/callbacks?ref_id=${ref}`);
+        return r.body.data?.deliveries?.[0]?.status === 'delivered' ? r : undefined;
+      });
+      expect(log.body.data.deliveries[0]).toMatchObject({ round: 1, status: 'delivered', attempts: 1, url: rx.url });
+      expect(log.body.data.deliveries[0].attempt_log[0]).toMatchObject({ attempt: 1, http_status: 200, error: null });
+      const resent = await t.client.post('/callbacks/resend', { ref_id: ref });
+      expect(resent.status, resent.text).toBe(200);
+      expect(resent.body.data).toMatchObject({ ref_id: ref, round: 2 });
+      await until(() => rx.received.length >= 2 || undefined);
+      expect((await t.client.post('/callbacks/resend', { ref_id: 'nope' })).body.error).toBe('PRODUCT_NOT_FOUND');
+      expect((await t.client.post('/callbacks/resend', { ref_id: ref, extra: 1 })).body.error).toBe('VALIDATION_ERROR');
+      expect((await t.client.get('/callbacks')).body.error).toBe('REF_ID_REQUIRED');
+      const other = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+      expect((await other.client.get(`/callbacks?ref_id=${ref}`)).status).toBe(404);
+      expect((await other.client.post('/callbacks/resend', { ref_id: ref })).status).toBe(404);
+    } finally {
       await setCallbackUrl(null);
       await rx.close();
     }

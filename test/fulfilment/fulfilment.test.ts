@@ -203,6 +203,23 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
     expect(all.every((p: any) => p.status === 'active')).toBe(true);
   });
 
+  it('routing: a supplier the operator put in maintenance gets no new orders; the next route fulfils', async () => {
+    const { db } = t.platform.database;
+    const now = Date.now();
+    await db.insertInto('suppliers').values({ id: `maint-${kind}`, name: 'sandbox-maint', adapter: 'sandbox', enabled: 1, status: 'maintenance', credentials_enc: null, created_at: now }).execute();
+    await db.insertInto('product_routes').values({ id: `r-maint-${kind}`, product_code: 'VAL-475', supplier_id: `maint-${kind}`, supplier_sku: 'val-475-maint', cost: 1, priority: 0, enabled: 1, created_at: now }).execute();
+    try {
+      const { ref } = await place('VAL-475', 'player#tag');
+      const o = await waitForTerminal(t.client, ref);
+      expect(o.status).toBe('success');
+      const row = await db.selectFrom('orders').select('supplier_id').where('id', '=', o.order_id).executeTakeFirstOrThrow();
+      expect(row.supplier_id).not.toBe(`maint-${kind}`);
+      expect(await db.selectFrom('sandbox_orders').select('reference').where('sku', '=', 'val-475-maint').execute()).toEqual([]);
+    } finally {
+      await db.updateTable('product_routes').set({ enabled: 0 }).where('id', '=', `r-maint-${kind}`).execute();
+    }
+  });
+
   it('routing: a route that certainly did not take the order moves to the next route', async () => {
     const { db } = t.platform.database;
     const now = Date.now();

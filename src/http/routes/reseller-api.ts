@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import { pageMeta } from '../../domain/list-query.js';
+import { orderCode } from '../../domain/order.js';
 import type { Authenticator } from '../../services/authenticate.js';
 import type { PlaceOrder } from '../../services/place-order.js';
 import type { ResellerQueries } from '../../services/reseller-queries.js';
 import type { ValidateAccount } from '../../services/validate-account.js';
+import type { ResellerCallbacks } from '../../services/reseller-callbacks.js';
 import type { CurrencySettings } from '../../services/ports.js';
 import type { Presenters } from '../presenters.js';
 import { principalOf, resellerPipeline } from '../reseller-pipeline.js';
@@ -15,6 +17,7 @@ export interface ResellerApiDeps {
   rateLimitScale: number;
   placeOrder: PlaceOrder;
   validateAccount: ValidateAccount;
+  resellerCallbacks: ResellerCallbacks;
   queries: ResellerQueries;
   present: Presenters;
   currency: CurrencySettings;
@@ -65,6 +68,17 @@ export function resellerApi(deps: ResellerApiDeps) {
       const refId = body && typeof body === 'object' && 'ref_id' in body ? body.ref_id : req.query.ref_id;
       const order = await queries.orderStatus(principalOf(req), refId);
       return { success: true, data: present.order(order) };
+    });
+
+    // Additive to the spec: the delivery log of an order's callbacks, and a resend.
+    app.get<Q>('/callbacks', async (req) => {
+      const r = await deps.resellerCallbacks.log(principalOf(req), req.query.ref_id);
+      return { success: true, data: present.callbackLog(r.order, r.deliveries) };
+    });
+
+    app.post('/callbacks/resend', async (req) => {
+      const r = await deps.resellerCallbacks.resend(principalOf(req), req.body);
+      return { success: true, data: { ref_id: r.order.refId, order_code: orderCode(r.order.id), round: r.round, message: 'A new round of up to four callback attempts is queued' } };
     });
 
     app.get<Q>('/orders', async (req) => {
