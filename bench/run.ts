@@ -145,8 +145,8 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
   await c.query(
     `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, completed_at, updated_at)
      select gen_random_uuid()::text, $1, 'hist-' || g, 'FF-100', '100 Diamonds', 'free-fire', '123', null, 15000,
-            (array['success','success','success','failed'])[1 + g % 4], $2 - ($3 - g) * 1000, $2 - ($3 - g) * 1000 + 500, $2 - ($3 - g) * 1000
-     from generate_series(0, $3 - 1) g`,
+            (array['success','success','success','failed'])[1 + g % 4], $2::bigint - ($3::bigint - g) * 1000, $2::bigint - ($3::bigint - g) * 1000 + 500, $2::bigint - ($3::bigint - g) * 1000
+     from generate_series(0, $3::bigint - 1) g`,
     [resellerId, now, n],
   );
   await c.query(
