@@ -212,10 +212,11 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
       const hmac = await cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody() });
       const b1 = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody() });
       add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
-      if (b1.non2xx) console.log(`  (B1 ${label}: ${b1.non2xx} non-2xx answers)`);
+      if (b1.non2xx || hmac.non2xx) throw new Error(`B1 ${label}: ${b1.non2xx} non-2xx answers (baseline ${hmac.non2xx})`);
 
       const bareProducts = await cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds });
       const b2 = await cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds });
+      if (b2.non2xx || bareProducts.non2xx) throw new Error(`B2 ${label}: ${b2.non2xx} non-2xx answers (baseline ${bareProducts.non2xx})`);
       add({ id: 'B2', figure: `GET /products page of 50 (${label})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
 
       if (kind === 'postgres') {
@@ -229,7 +230,10 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
     // B5: history at scale.
     await svc.stop();
     await seedHistory(store, resellerId, HISTORY_ROWS);
-    ({ svc, creds } = await startService(store, dataDir, extra));
+    // The banner (key and secret) is printed on the first start only: keep the credentials.
+    const restarted = await startService(store, dataDir, extra);
+    svc = restarted.svc;
+    creds = { ...creds, baseUrl: restarted.creds.baseUrl };
     const deepPage = Math.floor(HISTORY_ROWS / 50);
     const today = new Date().toISOString().slice(0, 10);
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
@@ -241,6 +245,7 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
       [`GET /wallet-history page ${deepPage} (deepest)`, `/wallet-history?limit=50&page=${deepPage}`],
     ] as const) {
       const r = await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: SMOKE ? 1 : 5 });
+      if (r.non2xx || r.errors) throw new Error(`B5 ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors; the figure would be meaningless`);
       add({ id: 'B5', figure: `${name}, ${HISTORY_ROWS.toLocaleString('en')} orders (${label})`, value: r.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: r.p50, p99: r.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 20 ms', goalAbs: 20 });
     }
   } finally {

@@ -31,13 +31,15 @@ export class LedgerRepo {
   /** Newest first (ids grow with time). */
   async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
     const base = this.filtered(f.resellerId, f.types, f.from, f.to);
+    // Deferred join: pick the page's ids on the (reseller, id) index, then read those rows.
+    const pageIds = base.select('l.id').orderBy('l.id', 'desc').limit(f.limit).offset(f.offset);
     const [rows, count] = await Promise.all([
-      base
+      this.db
+        .selectFrom('ledger_entries as l')
+        .where('l.id', 'in', pageIds)
         .leftJoin('orders as o', 'o.id', 'l.order_id')
         .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
         .orderBy('l.id', 'desc')
-        .limit(f.limit)
-        .offset(f.offset)
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);

@@ -105,10 +105,15 @@ export class OrdersRepo {
     return q;
   }
 
-  /** Newest first; ties broken by id so pages are stable. */
+  /**
+   * Newest first; ties broken by id so pages are stable. The page is chosen on ids alone
+   * (a deferred join): the offset walks the (reseller, created_at, id) index without
+   * reading the rows it skips, and only the page's rows are fetched.
+   */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
+    const pageIds = this.filtered(f).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset);
     const [rows, count] = await Promise.all([
-      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+      this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
       this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { orders: rows.map(toRecord), total: Number(count.n) };
