@@ -83,6 +83,8 @@ async function startService(store: StoreConfig, dataDir: string, extraEnv: Recor
       WORKER_IN_PROCESS: 'false',
       MASTER_KEY: 'ef'.repeat(32),
       REDIS_URL: '',
+      // e.g. BENCH_SERVICE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service only.
+      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
       ...extraEnv,
     },
     /topup listening on \S+/,
@@ -290,7 +292,11 @@ function writeReport() {
     '',
   ];
   writeFileSync(path.join(OUT_DIR, SMOKE ? 'benchmarks-smoke.md' : 'benchmarks.md'), lines.join('\n'));
-  writeFileSync(path.join(OUT_DIR, SMOKE ? 'benchmarks-smoke.json' : 'benchmarks.json'), `${JSON.stringify({ mode: SMOKE ? 'smoke' : 'full', at: new Date().toISOString(), rows }, null, 2)}\n`);
+  const json = `${JSON.stringify({ mode: SMOKE ? 'smoke' : 'full', at: new Date().toISOString(), rows }, null, 2)}\n`;
+  writeFileSync(path.join(OUT_DIR, SMOKE ? 'benchmarks-smoke.json' : 'benchmarks.json'), json);
+  // The latest run's machine form, whatever the mode (gitignored).
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', json);
 }
 
 const kinds = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
