@@ -16,10 +16,20 @@ export const LIMITS = { ref_id: 64, product_code: 128, target: 128, zone: 64 } a
 
 const invalid = (message: string) => new AppError('VALIDATION_ERROR', message);
 
+/**
+ * Control characters (NUL above all) are refused in identifiers: PostgreSQL text cannot hold
+ * NUL, so without this the same input would be stored on SQLite and be a 500 on PostgreSQL.
+ */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export function assertNoControlChars(field: string, value: string): void {
+  if (CONTROL_CHARS.test(value)) throw invalid(`${field} must not contain control characters (such as NUL, tab or newline)`);
+}
+
 function requiredString(body: Record<string, unknown>, field: 'ref_id' | 'product_code' | 'target'): string {
   const v = body[field];
   if (typeof v !== 'string' || v.trim() === '') throw invalid(`${field} is required (string)`);
   if (v.length > LIMITS[field]) throw invalid(`${field} must be at most ${LIMITS[field]} characters (got ${v.length})`);
+  assertNoControlChars(field, v);
   return v;
 }
 
@@ -42,6 +52,7 @@ export function parseOrderRequest(body: unknown, currencyDecimals: number): Orde
   if (obj.zone !== undefined && obj.zone !== null) {
     if (typeof obj.zone !== 'string') throw invalid('zone must be a string');
     if (obj.zone.length > LIMITS.zone) throw invalid(`zone must be at most ${LIMITS.zone} characters (got ${obj.zone.length})`);
+    assertNoControlChars('zone', obj.zone);
     zone = obj.zone.trim() === '' ? null : obj.zone;
   }
 

@@ -1,3 +1,4 @@
+import { assertNoControlChars } from '../domain/order-request.js';
 import { AppError } from '../errors.js';
 import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
@@ -14,6 +15,7 @@ export class ResellerCallbacks {
   private async order(who: ResellerPrincipal, refId: unknown) {
     if (typeof refId !== 'string' || refId === '') throw new AppError('REF_ID_REQUIRED', 'ref_id is required');
     if (refId.length > 100) throw new AppError('VALIDATION_ERROR', `ref_id must be at most 100 characters (got ${refId.length})`);
+    assertNoControlChars('ref_id', refId);
     const order = await this.deps.orders.findByRef(who.resellerId, refId);
     if (!order) throw new AppError('PRODUCT_NOT_FOUND', `order not found: no order with ref_id "${refId}"`);
     return order;

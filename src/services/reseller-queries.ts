@@ -1,5 +1,6 @@
 import { parseDateRange, parsePage, parseStatusFilter, type Page } from '../domain/list-query.js';
 import type { OrderRecord } from '../domain/order.js';
+import { assertNoControlChars } from '../domain/order-request.js';
 import { AppError } from '../errors.js';
 import type { CatalogProduct, CatalogRepo } from '../store/catalog-repo.js';
 import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
@@ -26,6 +27,7 @@ export class ResellerQueries {
     const page = parsePage(q);
     const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
     if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);
+    if (slug !== null) assertNoControlChars('category_slug', slug);
     const { products, total } = await this.deps.catalog.listProducts(who.resellerId, who.tier, { categorySlug: slug, limit: page.limit, offset: page.offset });
     return { items: products, total, page };
   }
@@ -33,6 +35,7 @@ export class ResellerQueries {
   async orderStatus(who: ResellerPrincipal, refId: unknown): Promise<OrderRecord> {
     if (typeof refId !== 'string' || refId === '') throw new AppError('REF_ID_REQUIRED', 'ref_id query parameter is required');
     if (refId.length > 100) throw new AppError('VALIDATION_ERROR', `ref_id must be at most 100 characters (got ${refId.length})`);
+    assertNoControlChars('ref_id', refId);
     const order = await this.deps.orders.findByRef(who.resellerId, refId);
     if (!order) throw new AppError('PRODUCT_NOT_FOUND', `order not found: no order with ref_id "${refId}"`);
     return order;
