@@ -1,22 +1,12 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '../../src/domain/signature.js';
+import { expectError } from '../support/assertions.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
-import { rawRequest, ResellerClient, type ApiResponse } from '../support/client.js';
+import { rawRequest, ResellerClient } from '../support/client.js';
 import { createReseller, stateSnapshot } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
 
-function expectError(r: ApiResponse, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body.success).toBe(false);
-  expect(r.body.error).toBe(code);
-  expect(typeof r.body.message).toBe('string');
-  expect(r.body.message.length).toBeGreaterThan(0);
-  expect(r.body.request_id).toBe(r.headers['x-request-id']);
-  expect(r.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
-  expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
-  expect(r.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
-}
 
 const order = (ref = uniqueRef()) => ({ ref_id: ref, product_code: 'FF-100', target: '123456789' });
 

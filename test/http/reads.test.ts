@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/assertions.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
-import type { ApiResponse } from '../support/client.js';
 import { createReseller } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
 
 const DAY = 86_400_000;
-
-function expectError(r: ApiResponse, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toMatchObject({ success: false, error: code });
-  expect(r.body.request_id).toBe(r.headers['x-request-id']);
-}
 
 describe.each(storeKinds())('read endpoints (%s)', (kind) => {
   let t: TestApp;
