@@ -72,7 +72,8 @@ const orderBody = () => () => JSON.stringify({ ref_id: `b-${randomUUID()}`, prod
 
 async function startService(store: StoreConfig, dataDir: string, extraEnv: Record<string, string> = {}) {
   const svc = await startProcess(
-    [TOPUP_BIN, 'serve'],
+    // e.g. BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service only.
+    [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean), TOPUP_BIN, 'serve'],
     {
       DATA_DIR: dataDir,
       DATABASE_URL: store.kind === 'sqlite' ? `sqlite:${store.file}` : store.url,
@@ -83,8 +84,6 @@ async function startService(store: StoreConfig, dataDir: string, extraEnv: Recor
       WORKER_IN_PROCESS: 'false',
       MASTER_KEY: 'ef'.repeat(32),
       REDIS_URL: '',
-      // e.g. BENCH_SERVICE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service only.
-      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
       ...extraEnv,
     },
     /topup listening on \S+/,
