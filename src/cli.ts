@@ -72,13 +72,25 @@ or with curl and openssl only:
 `;
 }
 
+function operatorBanner(o: { email: string; password: string }, origin: string): string {
+  return `
+================= First operator created (shown once; store it now) ===================
+  Email:    ${o.email}
+  Password: ${o.password}
+  Operator API: ${origin}/admin/v1 (sign in: POST /admin/v1/auth/sign-in)
+=======================================================================================
+`;
+}
+
 async function serve() {
   const config = loadConfig();
   const platform = await createPlatform(config);
   const creds = config.seedDemo ? await platform.seedDemo() : null;
+  const firstOperator = await platform.operator.operators.ensureFirst();
   if (config.inProcessWorker) platform.startBackground();
   const address = await platform.app.listen({ host: config.host, port: config.port });
   const baseUrl = `${address.replace('0.0.0.0', '127.0.0.1')}/api/v1`;
+  if (firstOperator) process.stdout.write(operatorBanner(firstOperator, address.replace('0.0.0.0', '127.0.0.1')));
   if (creds) process.stdout.write(demoBanner(creds, baseUrl));
   process.stdout.write(`topup listening on ${baseUrl} (store: ${config.store.kind})\n`);
   const stop = async () => {

@@ -34,6 +34,8 @@ export interface Config {
   rateLimitScale: number;
   /** Let callbacks reach loopback/private addresses (sandbox and tests; never in production by default). */
   callbackAllowPrivateTargets: boolean;
+  /** Lifetime of an operator or dashboard sign-in session. */
+  sessionTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +164,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return n;
     })(),
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
+    sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -34,6 +34,13 @@ export const ERRORS = {
   GAME_NOT_SUPPORTED: 404,
   VALIDATION_FIELDS_MISSING: 400,
   CHECKER_UNAVAILABLE: 503,
+  // Operator and dashboard APIs (not in the spec's tables; same envelope)
+  UNAUTHENTICATED: 401, // no, unknown or expired session token
+  INVALID_CREDENTIALS: 401, // wrong email or password at sign-in
+  FORBIDDEN: 403, // authenticated, but this identity may not do this
+  CONFLICT: 409, // the name, email or code is already taken
+  INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
+  TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

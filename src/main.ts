@@ -42,6 +42,16 @@ import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
 import { OrdersRepo } from './store/orders-repo.js';
 import { ResellersRepo } from './store/resellers-repo.js';
+import { scryptHasher } from './adapters/password-hasher.js';
+import { AccountsRepo } from './store/accounts-repo.js';
+import { AuditRepo } from './store/audit-repo.js';
+import { Sessions } from './services/sessions.js';
+import type { ServiceCore } from './services/core.js';
+import { createOperatorServices, type OperatorServices } from './services/operator/index.js';
+import { createAccountServices, type AccountServices } from './services/account/index.js';
+import { RouteRegistry } from './http/json-api.js';
+import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
+import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
 
 /**
  * The composition root: the one place that reads config and chooses adapters. Everything
@@ -65,6 +75,12 @@ export interface Platform {
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
+  /** What operator and dashboard services are built from (the CLI reuses it). */
+  core: ServiceCore;
+  operator: OperatorServices;
+  account: AccountServices;
+  /** Every route of the operator and dashboard APIs, as declared (for the OpenAPI documents). */
+  routes: RouteRegistry;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -75,6 +91,8 @@ export interface Platform {
 export interface PlatformOverrides {
   logger?: Logger;
   clock?: Clock;
+  /** scrypt cost N; tests lower it so that many sign-ins stay quick. */
+  passwordCost?: number;
 }
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
@@ -127,6 +145,18 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const validateAccount = new ValidateAccount({ catalog: repos.catalog, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
   const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
 
+  const accounts = new AccountsRepo(db);
+  const hasher = scryptHasher(overrides.passwordCost);
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs });
+  const core: ServiceCore = {
+    db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
+    repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
+    sessions, resendCallback, setCallbackUrl, wake: () => runner.wake(),
+  };
+  const operator = createOperatorServices(core);
+  const account = createAccountServices(core);
+  const routes = new RouteRegistry();
+
   const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
   const { onSend } = resellerPipeline(pipelineDeps);
@@ -137,6 +167,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
+  await app.register(adminApi({ sessions, registry: routes, services: operator }), { prefix: ADMIN_PREFIX });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account }), { prefix: DASHBOARD_PREFIX });
+
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });
 
@@ -145,6 +178,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   return {
     config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
+    core, operator, account, routes,
     startBackground() {
       runner.start();
       void refreshSafely();

@@ -19,6 +19,9 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     requestIdHeader: false,
     trustProxy: opts.trustedProxies.length ? opts.trustedProxies : false,
     bodyLimit: MAX_BODY_BYTES,
+    // Unknown fields are refused by name, never silently dropped; query strings are coerced.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaErrorFormatter: (errors, dataVar) => new AppError('VALIDATION_ERROR', errors.map((e) => describeSchemaError(e, dataVar)).join('; ')),
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -40,6 +43,21 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     return sendError(req, reply, new AppError('NOT_FOUND', `no route ${req.method} ${url}`));
   });
   return app;
+}
+
+/** "body.tier must be equal to one of the allowed values: gold, platinum, diamond", and so on. */
+function describeSchemaError(e: { instancePath: string; keyword: string; message?: string; params: Record<string, any> }, dataVar: string): string {
+  const where = `${dataVar}${e.instancePath.replace(/\//g, '.')}`;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `unknown field '${where}.${e.params.additionalProperty}'`.replace(/^unknown field '(body|querystring)\./, "unknown field '");
+    case 'required':
+      return `${where === dataVar ? '' : `${where}.`}${e.params.missingProperty} is required`.replace(/^(body|querystring)\./, '');
+    case 'enum':
+      return `${where} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `${where} ${e.message ?? 'is invalid'}`;
+  }
 }
 
 /** Parses a buffered JSON body; malformed JSON is the client's mistake, never a 500. */

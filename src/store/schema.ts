@@ -15,6 +15,8 @@ export interface ResellersTable {
   callback_url: string | null;
   created_at: number;
   updated_at: number;
+  /** scrypt hash for the dashboard; null for accounts made by the operator or the seed. */
+  password_hash: Generated<string | null>;
 }
 
 export interface ApiKeysTable {
@@ -190,6 +192,39 @@ export interface CallbackAttemptsTable {
   response_snippet: string | null;
 }
 
+export interface OperatorsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+  disabled_at: number | null;
+}
+
+export type SessionSubject = 'operator' | 'reseller';
+
+export interface SessionsTable {
+  /** sha256 (hex) of the bearer token: a leaked table does not yield usable tokens. */
+  token_hash: string;
+  subject_kind: SessionSubject;
+  subject_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  operator_id: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  /** JSON snapshots; never secrets. */
+  before: string | null;
+  after: string | null;
+  note: string | null;
+  created_at: number;
+}
+
 export interface DB {
   resellers: ResellersTable;
   api_keys: ApiKeysTable;
@@ -209,4 +244,7 @@ export interface DB {
   system_state: SystemStateTable;
   callback_deliveries: CallbackDeliveriesTable;
   callback_attempts: CallbackAttemptsTable;
+  operators: OperatorsTable;
+  sessions: SessionsTable;
+  audit_log: AuditLogTable;
 }

@@ -34,7 +34,8 @@ export async function startTestApp(
     FULFIL_POLL_MS: '20',
     ...opts.env,
   });
-  const platform = await createPlatform(config, opts.overrides);
+  // A low scrypt cost keeps the many sign-ins of the suites quick; production uses 2^15.
+  const platform = await createPlatform(config, { passwordCost: 2 ** 10, ...opts.overrides });
   const seeded = opts.seed === false ? null : await platform.seedDemo();
   if (opts.worker) platform.startBackground();
   const origin = await platform.app.listen({ host: '127.0.0.1', port: 0 });

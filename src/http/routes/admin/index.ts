@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { isoMillis } from '../../../domain/order.js';
+import type { OperatorServices } from '../../../services/operator/index.js';
+import type { Sessions } from '../../../services/sessions.js';
+import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
+import { Ok, SessionData, SignInBody } from '../../schemas.js';
+
+export interface AdminApiDeps {
+  sessions: Sessions;
+  registry: RouteRegistry;
+  services: OperatorServices;
+}
+
+export const ADMIN_PREFIX = '/admin/v1';
+
+/** The operator API (/admin/v1): one module per area, each declaring its routes through the kit. */
+export function adminApi(deps: AdminApiDeps) {
+  return async function routes(app: FastifyInstance) {
+    const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
+    authRoutes(kit, deps);
+  };
+}
+
+const Operator = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() });
+
+function authRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
+  kit.route({
+    method: 'POST', url: '/auth/sign-in', tag: 'Session', auth: false,
+    summary: 'Sign in as an operator; returns a bearer token',
+    body: SignInBody,
+    response: Type.Object({ ...SessionData.properties, operator_id: Type.String() }),
+    errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
+    handler: async ({ body, ip }) => {
+      const s = await deps.sessions.signIn('operator', body.email, body.password, ip);
+      return { data: { token: s.token, expires_at: isoMillis(s.expiresAt), operator_id: s.subjectId } };
+    },
+  });
+
+  kit.route({
+    method: 'POST', url: '/auth/sign-out', tag: 'Session',
+    summary: 'End this session (the token stops working at once)',
+    response: Ok,
+    handler: async ({ authorization }) => {
+      await deps.sessions.signOut(authorization);
+      return { data: { ok: true } };
+    },
+  });
+
+  kit.route({
+    method: 'GET', url: '/me', tag: 'Session',
+    summary: 'The signed-in operator',
+    response: Type.Object({ id: Type.String(), email: Type.String() }),
+    handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email } }),
+  });
+
+  kit.route({
+    method: 'POST', url: '/operators', tag: 'Operators',
+    summary: 'Add an operator; the generated password is returned once',
+    body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+    response: Type.Object({ ...Operator.properties, password: Type.String({ description: 'shown once' }) }),
+    errors: ['CONFLICT'],
+    handler: async ({ body, who }) => {
+      const o = await deps.services.operators.create(body.email, body.name, who.operatorId);
+      return { data: { id: o.id, email: o.email, name: body.name, password: o.password } };
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { PasswordHasher } from '../adapters/password-hasher.js';
+import type { SecretBox } from '../adapters/secret-box.js';
+import type { AccountsRepo } from '../store/accounts-repo.js';
+import type { AuditRepo } from '../store/audit-repo.js';
+import type { CallbacksRepo } from '../store/callbacks-repo.js';
+import type { CatalogRepo } from '../store/catalog-repo.js';
+import type { Dialect } from '../store/db.js';
+import type { LedgerRepo } from '../store/ledger-repo.js';
+import type { OrdersRepo } from '../store/orders-repo.js';
+import type { ResellersRepo } from '../store/resellers-repo.js';
+import type { DB } from '../store/schema.js';
+import type { SupplyRepo } from '../store/supply-repo.js';
+import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import type { ResendCallback } from './resend-callback.js';
+import type { SetCallbackUrl } from './set-callback-url.js';
+import type { Sessions } from './sessions.js';
+
+/**
+ * What the operator and dashboard services are built from, assembled once by the
+ * composition root (src/main.ts). Services take the parts they use; none reads config or
+ * the environment.
+ */
+export interface ServiceCore {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: SecretBox;
+  hasher: PasswordHasher;
+  currency: CurrencySettings;
+  repos: {
+    resellers: ResellersRepo;
+    catalog: CatalogRepo;
+    orders: OrdersRepo;
+    ledger: LedgerRepo;
+    accounts: AccountsRepo;
+    audit: AuditRepo;
+    callbacks: CallbacksRepo;
+    supply: SupplyRepo;
+  };
+  sessions: Sessions;
+  resendCallback: ResendCallback;
+  setCallbackUrl: SetCallbackUrl;
+  /** Wakes this process's job runner after work was enqueued. */
+  wake(): void;
+}

@@ -1,0 +1,102 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { PasswordHasher } from '../adapters/password-hasher.js';
+import type { RateLimiter } from '../adapters/rate-limiter.js';
+import { AppError } from '../errors.js';
+import type { AccountsRepo } from '../store/accounts-repo.js';
+import type { ResellerStatus } from '../store/resellers-repo.js';
+import type { Clock } from './ports.js';
+
+/** A signed-in operator (admin API). */
+export interface OperatorPrincipal {
+  kind: 'operator';
+  operatorId: string;
+  email: string;
+}
+
+/** A signed-in reseller (dashboard API); status is read fresh on every request. */
+export interface AccountPrincipal {
+  kind: 'reseller';
+  resellerId: string;
+  email: string;
+  status: ResellerStatus;
+}
+
+export type SessionPrincipal = OperatorPrincipal | AccountPrincipal;
+
+/** Sign-in attempts allowed per minute, per source address and per account email. */
+export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Bearer-token sessions of the operator and dashboard APIs. Tokens are random, shown once
+ * at sign-in and stored only as their sha256. Wrong email and wrong password answer the
+ * same way (and take the same time), and attempts are throttled.
+ */
+export class Sessions {
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(
+    private readonly deps: { accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number },
+  ) {}
+
+  async signIn(kind: 'operator' | 'reseller', email: unknown, password: unknown, ip: string): Promise<{ token: string; expiresAt: number; subjectId: string }> {
+    if (typeof email !== 'string' || typeof password !== 'string') throw new AppError('VALIDATION_ERROR', 'email and password are required (strings)');
+    const normalized = email.trim().toLowerCase();
+    await this.throttle(`signin:ip:${ip}`);
+    await this.throttle(`signin:${kind}:${normalized}`);
+    const { accounts, hasher } = this.deps;
+    const record =
+      kind === 'operator'
+        ? await accounts.operatorByEmail(normalized).then((o) => (o && o.disabled_at === null ? { id: o.id, hash: o.password_hash } : null))
+        : await accounts.resellerLogin(normalized).then((r) => (r && r.password_hash ? { id: r.id, hash: r.password_hash } : null));
+    // Verify against a throwaway hash for unknown emails so both answers take as long.
+    this.dummyHash ??= hasher.hash(randomBytes(16).toString('hex'));
+    const ok = await hasher.verify(password, record?.hash ?? (await this.dummyHash));
+    if (!record || !ok) throw new AppError('INVALID_CREDENTIALS', 'email or password is wrong');
+    return this.open(kind, record.id);
+  }
+
+  /** Opens a session for a subject whose identity was already proven (sign-in, registration). */
+  async open(kind: 'operator' | 'reseller', subjectId: string) {
+    const now = this.deps.clock.now();
+    const token = `${kind === 'operator' ? 'ops' : 'rss'}_${randomBytes(32).toString('base64url')}`;
+    const expiresAt = now + this.deps.ttlMs;
+    await this.deps.accounts.insertSession({ tokenHash: hashToken(token), kind, subjectId, expiresAt }, now);
+    return { token, expiresAt, subjectId };
+  }
+
+  /** The principal behind `Authorization: Bearer <token>`, or UNAUTHENTICATED/FORBIDDEN. */
+  async authenticate(authorization: string | undefined, kind: 'operator'): Promise<OperatorPrincipal>;
+  async authenticate(authorization: string | undefined, kind: 'reseller'): Promise<AccountPrincipal>;
+  async authenticate(authorization: string | undefined, kind: 'operator' | 'reseller'): Promise<SessionPrincipal> {
+    const token = /^Bearer\s+(\S{1,200})$/i.exec(authorization ?? '')?.[1];
+    if (!token) throw new AppError('UNAUTHENTICATED', 'sign in first and send the session token as "Authorization: Bearer <token>"');
+    const { accounts, clock } = this.deps;
+    const session = await accounts.findSession(hashToken(token), clock.now());
+    if (!session) throw new AppError('UNAUTHENTICATED', 'the session token is unknown or expired; sign in again');
+    if (session.subject_kind !== kind) {
+      throw new AppError('FORBIDDEN', kind === 'operator' ? 'this API is for operators; a reseller session cannot use it' : 'this API is for resellers; use the operator API with an operator session');
+    }
+    if (kind === 'operator') {
+      const op = await accounts.operatorById(session.subject_id);
+      if (!op || op.disabled_at !== null) throw new AppError('UNAUTHENTICATED', 'this operator account is disabled');
+      return { kind, operatorId: op.id, email: op.email };
+    }
+    const r = await accounts.resellerSubject(session.subject_id);
+    if (!r) throw new AppError('UNAUTHENTICATED', 'this account no longer exists');
+    return { kind, resellerId: r.id, email: r.email, status: r.status };
+  }
+
+  async signOut(authorization: string | undefined): Promise<void> {
+    const token = /^Bearer\s+(\S{1,200})$/i.exec(authorization ?? '')?.[1];
+    if (token) await this.deps.accounts.deleteSession(hashToken(token));
+  }
+
+  private async throttle(key: string) {
+    const state = await this.deps.limiter.consume(key, SIGN_IN_ATTEMPTS_PER_MINUTE);
+    if (!state.allowed) {
+      throw new AppError('TOO_MANY_ATTEMPTS', `too many sign-in attempts; retry after ${state.resetSeconds} s`, { headers: { 'retry-after': String(state.resetSeconds) } });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { DB, SessionSubject } from './schema.js';
+
+/** Operator accounts, dashboard passwords of resellers, and sign-in sessions. */
+export class AccountsRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async operatorCount(): Promise<number> {
+    const row = await this.db.selectFrom('operators').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async operatorByEmail(email: string) {
+    return this.db.selectFrom('operators').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async operatorById(id: string) {
+    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The dashboard sign-in record of a reseller (password_hash null: no dashboard access yet). */
+  async resellerLogin(email: string) {
+    return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash']).where('email', '=', email).executeTakeFirst();
+  }
+
+  async resellerSubject(id: string) {
+    return this.db.selectFrom('resellers').select(['id', 'email', 'status']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async setResellerPassword(resellerId: string, passwordHash: string, now: number) {
+    await this.db.updateTable('resellers').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', resellerId).execute();
+  }
+
+  async insertSession(s: { tokenHash: string; kind: SessionSubject; subjectId: string; expiresAt: number }, now: number) {
+    await this.db.insertInto('sessions').values({ token_hash: s.tokenHash, subject_kind: s.kind, subject_id: s.subjectId, created_at: now, expires_at: s.expiresAt }).execute();
+  }
+
+  async findSession(tokenHash: string, now: number) {
+    return this.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+  }
+
+  async deleteSession(tokenHash: string) {
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Ends every session of a subject (suspension, password change). */
+  async deleteSessionsOf(kind: SessionSubject, subjectId: string) {
+    await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
+  }
+
+  async deleteExpiredSessions(now: number) {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+}
