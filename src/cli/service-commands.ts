@@ -1,0 +1,133 @@
+import { sign } from '../domain/signature.js';
+import { createPlatform } from '../main.js';
+import type { DemoCredentials } from '../services/seed-demo.js';
+import { openDatabase } from '../store/db.js';
+import { migrateToLatest } from '../store/migrate.js';
+import { loadConfig, progress, type CommandSet } from './support.js';
+
+function demoBanner(c: DemoCredentials, baseUrl: string): string {
+  const body = '{"ref_id":"demo-001","product_code":"FF-100","target":"123456789"}';
+  return `
+================= Demo reseller created (shown once; store these now) =================
+  API key:    ${c.apiKey}
+  API secret: ${c.apiSecret}
+  Tier gold, balance 1000000 IDR, whitelisted IPs 127.0.0.1 and ::1
+
+Place an order (copy and paste):
+
+  export TOPUP_BASE_URL=${baseUrl} TOPUP_API_KEY=${c.apiKey} TOPUP_API_SECRET=${c.apiSecret}
+  npx topup call POST /order '${body}'
+  npx topup call GET '/order-status?ref_id=demo-001'
+
+or with curl and openssl only:
+
+  TS=$(date +%s%3N); BODY='${body}'
+  SIG=$(printf '%s%s' "$BODY" "$TS" | openssl dgst -sha256 -hmac "$TOPUP_API_SECRET" | sed 's/^.*= //')
+  curl -s -X POST "$TOPUP_BASE_URL/order" -H 'Content-Type: application/json' \\
+    -H "X-Api-Key: $TOPUP_API_KEY" -H "X-Timestamp: $TS" -H "X-Signature: $SIG" --data "$BODY"
+=======================================================================================
+`;
+}
+
+function operatorBanner(o: { email: string; password: string }, origin: string): string {
+  return `
+================= First operator created (shown once; store it now) ===================
+  Email:    ${o.email}
+  Password: ${o.password}
+  Operator API: ${origin}/admin/v1 (sign in: POST /admin/v1/auth/sign-in)
+=======================================================================================
+`;
+}
+
+async function serve() {
+  const config = loadConfig();
+  progress(`opening the ${config.store.kind} store and running migrations`);
+  const platform = await createPlatform(config);
+  const creds = config.seedDemo ? await platform.seedDemo() : null;
+  const firstOperator = await platform.operator.operators.ensureFirst();
+  if (config.inProcessWorker) platform.startBackground();
+  const address = await platform.app.listen({ host: config.host, port: config.port });
+  const baseUrl = `${address.replace('0.0.0.0', '127.0.0.1')}/api/v1`;
+  if (firstOperator) process.stdout.write(operatorBanner(firstOperator, address.replace('0.0.0.0', '127.0.0.1')));
+  if (creds) process.stdout.write(demoBanner(creds, baseUrl));
+  process.stdout.write(`topup listening on ${baseUrl} (store: ${config.store.kind})\n`);
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** The job worker and supply refresh alone, for deployments that scale them separately. */
+async function worker() {
+  const config = loadConfig();
+  const platform = await createPlatform(config);
+  platform.startBackground();
+  process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function migrate() {
+  const config = loadConfig();
+  progress(`migrating the ${config.store.kind} store`);
+  const db = openDatabase(config.store);
+  const applied = await migrateToLatest(db);
+  await db.close();
+  process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+}
+
+async function seed() {
+  const config = loadConfig();
+  const platform = await createPlatform(config);
+  const creds = await platform.seedDemo();
+  await platform.close();
+  process.stdout.write(creds ? demoBanner(creds, `http://${config.host}:${config.port}/api/v1`) : 'demo data already present; nothing changed\n');
+}
+
+/** Signs a request exactly as the spec says, so anyone can try the API from a terminal. */
+async function call(method: string | undefined, path: string | undefined, body: string | undefined) {
+  const key = process.env.TOPUP_API_KEY;
+  const secret = process.env.TOPUP_API_SECRET;
+  if (!method || !path || !key || !secret) {
+    process.stderr.write('usage: topup call METHOD PATH [BODY]  (TOPUP_API_KEY and TOPUP_API_SECRET must be set)\n');
+    process.exit(2);
+  }
+  const base = (process.env.TOPUP_BASE_URL ?? 'http://127.0.0.1:8080/api/v1').replace(/\/$/, '');
+  const ts = String(Date.now());
+  const payload = method.toUpperCase() === 'GET' ? '' : (body ?? '');
+  const headers: Record<string, string> = { 'x-api-key': key, 'x-timestamp': ts, 'x-signature': sign(secret, ts, payload) };
+  if (payload) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path.startsWith('/') ? path : `/${path}`}`, { method: method.toUpperCase(), headers, body: payload || undefined });
+  const text = await res.text();
+  process.stderr.write(`HTTP ${res.status}\n`);
+  try {
+    process.stdout.write(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  } catch {
+    process.stdout.write(`${text}\n`);
+  }
+  process.exitCode = res.ok ? 0 : 1;
+}
+
+
+export const serviceCommands: CommandSet = {
+  usage: `  serve                      migrate, seed the demo on first start, and serve the API
+                             (with the job worker inside unless WORKER_IN_PROCESS=false)
+  worker                     run only the job worker and the supply refresh
+  migrate                    run database migrations and exit
+  seed                       seed the demo data (prints the demo credentials once)
+  call METHOD PATH [BODY]    sign and send a reseller API request
+                             (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)`,
+  commands: {
+    serve,
+    worker,
+    migrate,
+    seed,
+    call: (args) => call(args[0], args[1], args[2]),
+  },
+};
