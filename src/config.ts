@@ -26,7 +26,7 @@ export interface Config {
   seedDemo: boolean;
   /** Run the job worker and the supply refresh inside the server process. */
   inProcessWorker: boolean;
-  worker: { concurrency: number; pollMs: number; leaseMs: number };
+  worker: { concurrency: number; pollMs: number; leaseMs: number; perGroup: number };
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
   sandboxDelayMs: number;
@@ -145,6 +145,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: int('WORKER_CONCURRENCY', 32, 1, 1000),
       pollMs: int('WORKER_POLL_MS', 50, 5, 60_000),
       leaseMs: int('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
+      perGroup: int('CALLBACKS_PER_RESELLER', 4, 1, 1000),
     },
     fulfilment: {
       pollBaseMs: int('FULFIL_POLL_MS', 500, 10, 600_000),

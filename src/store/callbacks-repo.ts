@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import { enqueueCallback } from './jobs-repo.js';
 import type { CallbackDeliveriesTable, DB } from './schema.js';
 
 export type Delivery = Selectable<CallbackDeliveriesTable>;
@@ -47,7 +47,8 @@ export class CallbacksRepo {
     return this.db.transaction().execute(async (trx) => {
       const last = await trx.selectFrom('callback_deliveries').select((eb) => eb.fn.max('round').as('r')).where('order_id', '=', orderId).executeTakeFirst();
       const round = Number(last?.r ?? 1) + 1;
-      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId, round }, runAt: now }, now);
+      const order = await trx.selectFrom('orders').select('reseller_id').where('id', '=', orderId).executeTakeFirstOrThrow();
+      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id, round }, now);
       return round;
     });
   }

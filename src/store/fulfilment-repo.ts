@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
-import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import { enqueueCallback, JOB_KINDS } from './jobs-repo.js';
 import type { DB } from './schema.js';
 
 export interface FulfilmentOrder {
@@ -118,9 +118,10 @@ export class FulfilmentRepo {
         .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now })
         .where('id', '=', orderId)
         .where('status', '=', 'processing')
+        .returning('reseller_id')
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
-      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId }, runAt: now }, now);
+      if (!res) return false;
+      await enqueueCallback(trx, { orderId, resellerId: res.reseller_id }, now);
       return true;
     });
   }
@@ -148,7 +149,7 @@ export class FulfilmentRepo {
         .insertInto('ledger_entries')
         .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now })
         .execute();
-      await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId }, runAt: now }, now);
+      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now);
       return true;
     });
   }

@@ -12,11 +12,17 @@ export const JOB_KINDS = {
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
-export async function enqueueJob(db: Executor, job: { kind: string; payload: unknown; runAt: number }, now: number): Promise<void> {
+export async function enqueueJob(db: Executor, job: { kind: string; payload: unknown; runAt: number; groupKey?: string }, now: number): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({ kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now })
+    .values({ kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now, group_key: job.groupKey ?? null })
     .execute();
+}
+
+/** The callback job of an order (a round > 1 is a resend), grouped by reseller for isolation. */
+export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number): Promise<void> {
+  const payload = c.round === undefined ? { orderId: c.orderId } : { orderId: c.orderId, round: c.round };
+  return enqueueJob(db, { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: `reseller:${c.resellerId}` }, now);
 }
 
 export interface ClaimedJob {
@@ -25,6 +31,7 @@ export interface ClaimedJob {
   payload: string;
   attempts: number;
   run_at: number;
+  group_key: string | null;
 }
 
 /**
@@ -39,22 +46,34 @@ export class JobsRepo {
     private readonly dialect: 'sqlite' | 'postgres',
   ) {}
 
-  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob[]> {
+  /** Claims up to `limit` due jobs, none of the groups in `skipGroups` (full in this runner). */
+  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = []): Promise<ClaimedJob[]> {
     if (kinds.length === 0 || limit <= 0) return [];
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const groups = skipGroups.length ? sql`and (group_key is null or group_key not in (${sql.join(skipGroups)}))` : sql``;
     const result = await sql<ClaimedJob>`
       update jobs set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
       where id in (
         select id from jobs
-        where kind in (${sql.join(kinds)}) and run_at <= ${now} and (locked_until is null or locked_until < ${now})
+        where kind in (${sql.join(kinds)}) and run_at <= ${now} and (locked_until is null or locked_until < ${now}) ${groups}
         order by run_at, id limit ${limit} ${lock}
       )
-      returning id, kind, payload, attempts, run_at`.execute(this.db);
+      returning id, kind, payload, attempts, run_at, group_key`.execute(this.db);
     return result.rows.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), run_at: Number(r.run_at) }));
   }
 
   async complete(id: number, workerId: string): Promise<void> {
     await this.db.deleteFrom('jobs').where('id', '=', id).where('locked_by', '=', workerId).execute();
+  }
+
+  /** Gives a claimed job back untouched (its group was full): due again at once, the claim not counted. */
+  async release(id: number, workerId: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ locked_until: null, locked_by: null, attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 
   async reschedule(id: number, workerId: string, runAt: number, error: string | null): Promise<void> {

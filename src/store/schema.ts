@@ -166,6 +166,8 @@ export interface JobsTable {
   locked_by: string | null;
   last_error: string | null;
   created_at: number;
+  /** Jobs of one group (e.g. one reseller's callbacks) run at most a few at a time. */
+  group_key: Generated<string | null>;
 }
 
 export interface CallbackDeliveriesTable {

@@ -8,6 +8,8 @@ export interface RunnerSettings {
   concurrency: number;
   pollMs: number;
   leaseMs: number;
+  /** Jobs of one group (one reseller's callbacks) running at once in this runner. */
+  perGroup: number;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface RunnerSettings {
 export class JobRunner {
   readonly workerId = `w-${randomUUID().slice(0, 8)}`;
   private readonly inflight = new Set<Promise<void>>();
+  private readonly groupLoad = new Map<string, number>();
   private running = false;
   private wakeUp: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
@@ -53,9 +56,17 @@ export class JobRunner {
       const free = settings.concurrency - this.inflight.size;
       if (free > 0) {
         try {
-          const due = await jobs.claimDue(kinds, free, this.workerId, clock.now(), settings.leaseMs);
+          const full = [...this.groupLoad].filter(([, n]) => n >= settings.perGroup).map(([g]) => g);
+          const due = await jobs.claimDue(kinds, free, this.workerId, clock.now(), settings.leaseMs, full);
           claimed = due.length;
-          for (const row of due) this.track(this.execute(row));
+          for (const row of due) {
+            // One claim may hold more of a group than it has room for: give those back.
+            if (row.group_key !== null && (this.groupLoad.get(row.group_key) ?? 0) >= settings.perGroup) {
+              await jobs.release(row.id, this.workerId);
+              continue;
+            }
+            this.track(this.execute(row), row.group_key);
+          }
         } catch (err) {
           logger.error({ err }, 'claiming jobs failed');
         }
@@ -72,10 +83,16 @@ export class JobRunner {
     }
   }
 
-  private track(p: Promise<void>) {
+  private track(p: Promise<void>, group: string | null) {
     this.inflight.add(p);
+    if (group !== null) this.groupLoad.set(group, (this.groupLoad.get(group) ?? 0) + 1);
     void p.finally(() => {
       this.inflight.delete(p);
+      if (group !== null) {
+        const left = this.groupLoad.get(group)! - 1;
+        if (left > 0) this.groupLoad.set(group, left);
+        else this.groupLoad.delete(group);
+      }
       this.wake();
     });
   }

@@ -9,7 +9,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('callback schedule in real time', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { worker: true });
+    // Fewer worker slots than one reseller's hanging callbacks, so isolation rests on the per-reseller cap.
+    t = await startTestApp('sqlite', { worker: true, env: { WORKER_CONCURRENCY: '4', CALLBACKS_PER_RESELLER: '2' } });
   });
   afterAll(async () => t?.close());
 
@@ -42,13 +43,18 @@ describe('callback schedule in real time', () => {
       const { db } = t.platform.database;
       await db.updateTable('resellers').set({ callback_url: slow.url }).where('id', '=', t.demo.resellerId).execute();
       await db.updateTable('resellers').set({ callback_url: fast.url }).where('id', '=', other.id).execute();
-      for (let i = 0; i < 5; i++) await t.client.post('/order', { ref_id: uniqueRef('slow'), product_code: 'FF-100', target: '123456789' });
-      while (slow.received.length < 5) await sleep(20);
-      const slowStarted = Date.now();
+      // Six hanging callbacks for one reseller, more than the worker's four slots.
+      for (let i = 0; i < 6; i++) await t.client.post('/order', { ref_id: uniqueRef('slow'), product_code: 'FF-100', target: '123456789' });
+      while (slow.received.length < 2) await sleep(20);
       await other.client.post('/order', { ref_id: uniqueRef('fast'), product_code: 'FF-100', target: '123456789' });
       while (fast.received.length < 1) await sleep(20);
-      // The fast callback arrived while all five slow attempts were still hanging (cut at 5 s).
-      expect(fast.received[0]!.at - slowStarted).toBeLessThan(4000);
+      // The fast callback arrived while the slow reseller's attempts were all still hanging:
+      // none had been cut (and logged) yet, and only its two allowed ones had started.
+      const slowAttemptsLogged = await db
+        .selectFrom('callback_attempts as a').innerJoin('callback_deliveries as d', 'd.id', 'a.delivery_id')
+        .select((eb) => eb.fn.countAll<number>().as('n')).where('d.reseller_id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
+      expect(Number(slowAttemptsLogged.n)).toBe(0);
+      expect(slow.received).toHaveLength(2);
     } finally {
       await slow.close();
       await fast.close();

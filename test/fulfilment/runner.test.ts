@@ -8,7 +8,7 @@ import { JobRunner } from '../../src/worker/runner.js';
 import { createTestStore, storeKinds, type TestStore } from '../support/stores.js';
 
 const silent = pino({ level: 'silent' });
-const settings = { concurrency: 4, pollMs: 10, leaseMs: 60_000 };
+const settings = { concurrency: 4, pollMs: 10, leaseMs: 60_000, perGroup: 4 };
 
 /** Resolves when `check` holds, polling the store (no timing assertions, only a safety bound). */
 async function until(check: () => Promise<boolean>, what: string, boundMs = 10_000) {
@@ -66,6 +66,47 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       await until(async () => (await rows('slow')).length === 0, 'slow job done after release');
     } finally {
       releaseSlow();
+      await runner.stop();
+    }
+  });
+
+  it('runs at most perGroup jobs of one group at once; other groups and ungrouped jobs go past', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let running = 0;
+    let peak = 0;
+    const other: string[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      grouped: async (job) => {
+        if (job.payload.g === 'busy') {
+          running++;
+          peak = Math.max(peak, running);
+          await gate;
+          running--;
+        } else other.push(job.payload.g);
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    for (let i = 0; i < 10; i++) await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'busy' }, runAt: now - 1000, groupKey: 'busy' }, now);
+    await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'quiet' }, runAt: now, groupKey: 'quiet' }, now);
+    await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'none' }, runAt: now }, now);
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 2 } });
+    runner.start();
+    try {
+      // Both other jobs ran while the busy group held its two slots, though 10 of it were due first.
+      await until(async () => other.length === 2, 'other groups ran beside the busy one');
+      expect(other.sort()).toEqual(['none', 'quiet']);
+      expect(running).toBe(2);
+      const busy = await rows('grouped');
+      expect(busy.filter((r) => r.locked_by !== null)).toHaveLength(2);
+      // Released claims are given back uncounted.
+      expect(busy.filter((r) => r.locked_by === null).every((r) => Number(r.attempts) === 0)).toBe(true);
+      release();
+      await until(async () => (await rows('grouped')).length === 0, 'busy group drained two at a time');
+      expect(peak).toBe(2);
+    } finally {
+      release();
       await runner.stop();
     }
   });
