@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Audits the logs of the whole run for secrets (test/support/log-audit.ts).
+    globalSetup: ['./test/support/log-audit.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -3,6 +3,7 @@ import { parseConfig, type Config } from '../../src/config.js';
 import { createPlatform, type Platform, type PlatformOverrides } from '../../src/main.js';
 import type { DemoCredentials } from '../../src/services/seed-demo.js';
 import { ResellerClient } from './client.js';
+import { auditedLogger, recordSecret } from './log-audit.js';
 import { createTestStore, type StoreKind, type TestStore } from './stores.js';
 
 export interface TestApp {
@@ -35,12 +36,14 @@ export async function startTestApp(
     ...opts.env,
   });
   // A low scrypt cost keeps the many sign-ins of the suites quick; production uses 2^15.
-  const platform = await createPlatform(config, { passwordCost: 2 ** 10, ...opts.overrides });
+  const platform = await createPlatform(config, { passwordCost: 2 ** 10, logger: auditedLogger(), ...opts.overrides });
   const seeded = opts.seed === false ? null : await platform.seedDemo();
   if (opts.worker) platform.startBackground();
   const origin = await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `${origin}/api/v1`;
   const demo = seeded ?? { resellerId: '', apiKey: '', apiSecret: '' };
+  recordSecret('demo API secret', demo.apiSecret);
+  recordSecret('demo API key', demo.apiKey);
   return {
     platform,
     store,

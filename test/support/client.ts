@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { sign } from '../../src/domain/signature.js';
+import { recordSecret } from './log-audit.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -14,17 +15,29 @@ export interface ApiResponse<T = any> {
  * chunked encoding) exactly.
  */
 export class ResellerClient {
+  private signaturesRecorded = 0;
+
   constructor(
     readonly baseUrl: string,
     readonly apiKey: string,
     readonly apiSecret: string,
-  ) {}
+  ) {
+    recordSecret('API secret', apiSecret);
+    recordSecret('API key', apiKey);
+  }
+
+  /** Signs, and lets the log audit look for the first few signatures of each client. */
+  private sign(ts: string, body?: string) {
+    const signature = sign(this.apiSecret, ts, body);
+    if (this.signaturesRecorded++ < 3) recordSecret('request signature', signature);
+    return signature;
+  }
 
   get(pathAndQuery: string, opts: RequestOptions = {}) {
     const ts = opts.timestamp ?? String(Date.now());
     return rawRequest(`${this.baseUrl}${pathAndQuery}`, {
       method: 'GET',
-      headers: { 'x-api-key': this.apiKey, 'x-timestamp': ts, 'x-signature': sign(this.apiSecret, ts), ...opts.headers },
+      headers: { 'x-api-key': this.apiKey, 'x-timestamp': ts, 'x-signature': this.sign(ts), ...opts.headers },
     });
   }
 
@@ -38,7 +51,7 @@ export class ResellerClient {
         'content-type': 'application/json',
         'x-api-key': this.apiKey,
         'x-timestamp': ts,
-        'x-signature': sign(this.apiSecret, ts, text),
+        'x-signature': this.sign(ts, text),
         ...opts.headers,
       },
     });

@@ -1,5 +1,15 @@
 import { rawRequest, type ApiResponse } from './client.js';
 import type { TestApp } from './app.js';
+import { recordSecret } from './log-audit.js';
+
+/** Secrets the session APIs hand out once (tokens, passwords, API secrets): the log audit looks for them. */
+function recordSecretsIn(value: unknown, key = ''): void {
+  if (typeof value === 'string') {
+    if (/secret|password|token/i.test(key)) recordSecret(key, value);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) recordSecretsIn(v, k);
+  }
+}
 
 /** A client of the session-authenticated JSON APIs (operator /admin/v1, reseller /dashboard/v1). */
 export class JsonClient {
@@ -8,9 +18,10 @@ export class JsonClient {
     public token: string | null = null,
   ) {}
 
-  request(method: string, path: string, body?: unknown, headers: Record<string, string | null> = {}): Promise<ApiResponse> {
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string | null> = {}): Promise<ApiResponse> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    return rawRequest(`${this.baseUrl}${path}`, {
+    if (body && typeof body === 'object') recordSecretsIn(body);
+    const response = await rawRequest(`${this.baseUrl}${path}`, {
       method,
       body: text,
       headers: {
@@ -19,6 +30,8 @@ export class JsonClient {
         ...headers,
       },
     });
+    recordSecretsIn(response.body);
+    return response;
   }
 
   get = (path: string) => this.request('GET', path);
