@@ -2,8 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ResellerClient } from '../support/client.js';
+import { JsonClient } from '../support/json-client.js';
 
 const BIN = path.resolve('bin/topup.js');
 
@@ -56,6 +58,14 @@ describe('quick start, as a new user runs it', () => {
     expect(status.status).toBe(200);
     expect(['processing', 'success']).toContain(status.body.data.status);
 
+    // The first operator is printed once and signs in to the operator API.
+    const opEmail = /Email:\s+(\S+)/.exec(output)![1]!;
+    const opPassword = /Password:\s+(\S+)/.exec(output)![1]!;
+    const origin = new URL(baseUrl).origin;
+    const operator = new JsonClient(`${origin}/admin/v1`);
+    expect((await operator.signIn(opEmail, opPassword)).status).toBe(200);
+    expect((await operator.get('/me')).body.data.email).toBe(opEmail);
+
     // Operator commands: callback URL (SSRF rules), resend and the delivery log by ORD- code.
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -66,8 +76,12 @@ describe('quick start, as a new user runs it', () => {
     const okUrl = spawnSync(process.execPath, [BIN, 'callback-url', 'demo-reseller@example.com', 'https://93.184.216.34/cb'], { env: cliEnv, encoding: 'utf8' });
     expect(okUrl.status, okUrl.stderr).toBe(0);
     const code = placed.body.data.order_code;
+    // The server's worker may have finished the order after we read it: ask the stopped store.
+    const store = new SQLite(path.join(dataDir, 'topup.sqlite'), { readonly: true });
+    const finalStatus = (store.prepare('select status from orders where id = ?').get(placed.body.data.order_id) as { status: string }).status;
+    store.close();
     const resend = spawnSync(process.execPath, [BIN, 'resend-callback', code], { env: cliEnv, encoding: 'utf8' });
-    if (status.body.data.status === 'processing') expect(resend.status).toBe(1);
+    if (finalStatus === 'processing') expect(resend.status).toBe(1);
     else expect(JSON.parse(resend.stdout)).toMatchObject({ order_id: placed.body.data.order_id, round: 2 });
     const log = spawnSync(process.execPath, [BIN, 'callback-log', code], { env: cliEnv, encoding: 'utf8' });
     expect(log.status, log.stderr).toBe(0);
@@ -77,11 +91,13 @@ describe('quick start, as a new user runs it', () => {
     const again = await serve(dataDir);
     children.push(again.child);
     expect(again.output).not.toContain(apiSecret);
+    expect(again.output).not.toContain(opPassword);
+    expect(again.output).not.toContain('First operator created');
     const url2 = /topup listening on (\S+)/.exec(again.output)![1]!;
     const status2 = await new ResellerClient(url2, apiKey, apiSecret).get(`/order-status?ref_id=${ref}`);
     expect(status2.body.data.order_id).toBe(placed.body.data.order_id);
     again.child.kill('SIGTERM');
-  });
+  }, 120_000); // two server starts and several CLI processes; slow on a loaded machine
 
   it('migrate runs on its own and is idempotent; bad config lists every problem', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'topup-mig-'));
@@ -101,5 +117,5 @@ describe('quick start, as a new user runs it', () => {
     expect(bad.stderr).toContain('PORT');
     expect(bad.stderr).toContain('DATABASE_URL');
     expect(bad.stderr).toContain('MASTER_KEY');
-  });
+  }, 120_000);
 });

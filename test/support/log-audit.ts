@@ -45,8 +45,9 @@ function auditLogs(dir: string) {
     lines += text.split('\n').length - 1;
     for (const [secret, what] of secrets) if (text.includes(secret)) leaks.push(`${what} in ${f}`);
   }
-  // An audit over nothing proves nothing: a full run logs many thousands of lines.
-  if (secrets.size === 0 || lines === 0) throw new Error(`log audit: nothing to audit (${secrets.size} secrets recorded, ${lines} log lines)`);
+  // An audit over nothing proves nothing: the full run (CI) logs many thousands of lines.
+  // A run of a few files may start no in-process app at all.
+  if ((secrets.size === 0 || lines === 0) && process.env.REQUIRE_ALL_SUITES) throw new Error(`log audit: nothing to audit (${secrets.size} secrets recorded, ${lines} log lines)`);
   if (leaks.length) throw new Error(`log audit: secrets appear in the logs (${leaks.length}): ${[...new Set(leaks)].slice(0, 10).join('; ')}`);
   process.stdout.write(`Log audit: ${secrets.size} recorded secrets, none in ${lines} log lines.\n`);
 }
