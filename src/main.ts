@@ -168,7 +168,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
   await app.register(adminApi({ sessions, registry: routes, services: operator }), { prefix: ADMIN_PREFIX });
-  await app.register(dashboardApi({ sessions, registry: routes, services: account }), { prefix: DASHBOARD_PREFIX });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account, present }), { prefix: DASHBOARD_PREFIX });
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });

@@ -12,8 +12,17 @@ export function normalizeIp(raw: string): string | null {
   const family = isIP(ip);
   if (family === 4) return ip.split('.').map((o) => String(Number(o))).join('.');
   if (family === 6) {
+    // Zone ids (fe80::1%eth0) are local to one host and not URL-parsable: not an address here.
+    if (ip.includes('%')) return null;
     // BlockList compares IPv6 semantically; for storage we canonicalise through URL parsing.
-    return new URL(`http://[${ip}]/`).hostname.slice(1, -1).toLowerCase();
+    const canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1).toLowerCase();
+    // URL writes ::ffff:1.2.3.4 as ::ffff:102:304; keep one spelling of an IPv4 address.
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+    if (mapped) {
+      const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+      return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+    }
+    return canonical;
   }
   return null;
 }

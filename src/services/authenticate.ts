@@ -28,7 +28,7 @@ export class Authenticator {
 
   async identify(h: { apiKey: string | undefined; ip: string; timestamp: string | undefined }): Promise<ResellerPrincipal> {
     if (!h.apiKey) throw new AppError('INVALID_API_KEY', 'X-Api-Key header is required');
-    const cred = h.apiKey.length <= 200 ? await this.resellers.findCredential(h.apiKey) : null;
+    const cred = h.apiKey.length <= 200 ? await this.resellers.findCredential(h.apiKey, this.clock.now()) : null;
     if (!cred) throw new AppError('INVALID_API_KEY', 'X-Api-Key is not a valid API key');
     if (!ipAllowed(h.ip, cred.whitelist)) {
       throw new AppError('IP_NOT_WHITELISTED', `source IP ${h.ip} is not in this API key's IP whitelist; add it in Settings > API Keys > IP Whitelist`);

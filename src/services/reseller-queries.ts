@@ -10,6 +10,8 @@ import type { ResellerPrincipal } from './authenticate.js';
 import type { Clock } from './ports.js';
 
 type Query = Record<string, unknown>;
+/** The order and wallet reads need only who is asking (the dashboard has no API principal). */
+type Owner = Pick<ResellerPrincipal, 'resellerId'>;
 export interface Paged<T> { items: T[]; total: number; page: Page }
 
 const LEDGER_TYPES: readonly LedgerEntryType[] = ['order_debit', 'order_refund', 'credit', 'debit'];
@@ -41,7 +43,7 @@ export class ResellerQueries {
     return order;
   }
 
-  async listOrders(who: ResellerPrincipal, q: Query): Promise<Paged<OrderRecord>> {
+  async listOrders(who: Owner, q: Query): Promise<Paged<OrderRecord>> {
     const page = parsePage(q);
     const statuses = parseStatusFilter(q.status);
     const range = parseDateRange(q, this.deps.clock.now());
@@ -49,11 +51,11 @@ export class ResellerQueries {
     return { items: orders, total, page };
   }
 
-  async balance(who: ResellerPrincipal): Promise<number> {
+  async balance(who: Owner): Promise<number> {
     return (await this.deps.ledger.balance(who.resellerId)) ?? 0;
   }
 
-  async walletHistory(who: ResellerPrincipal, q: Query): Promise<Paged<LedgerEntry>> {
+  async walletHistory(who: Owner, q: Query): Promise<Paged<LedgerEntry>> {
     const page = parsePage(q);
     const range = parseDateRange(q, this.deps.clock.now());
     let types: LedgerEntryType[] | null = null;

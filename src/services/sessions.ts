@@ -28,6 +28,9 @@ export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** The token of an "Authorization: Bearer <token>" header, or null. */
+export const bearerToken = (authorization: string | undefined) => /^Bearer\s+(\S{1,200})$/i.exec(authorization ?? '')?.[1] ?? null;
+
 /**
  * Bearer-token sessions of the operator and dashboard APIs. Tokens are random, shown once
  * at sign-in and stored only as their sha256. Wrong email and wrong password answer the

@@ -48,6 +48,11 @@ export class AccountsRepo {
     await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
   }
 
+  /** Ends every session of a subject but one (password change: the session that changed it stays). */
+  async deleteOtherSessions(kind: SessionSubject, subjectId: string, keepTokenHash: string) {
+    await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('token_hash', '!=', keepTokenHash).execute();
+  }
+
   async deleteExpiredSessions(now: number) {
     await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   }

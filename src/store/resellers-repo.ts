@@ -16,14 +16,17 @@ export interface ApiCredential {
 export class ResellersRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Everything the edge needs to authenticate one request, for a live (unrevoked) key. */
-  async findCredential(apiKey: string): Promise<ApiCredential | null> {
+  /**
+   * Everything the edge needs to authenticate one request, for a live key: unrevoked, or
+   * revoked at a future time (a rotated key stays usable until its overlap ends).
+   */
+  async findCredential(apiKey: string, now: number): Promise<ApiCredential | null> {
     const row = await this.db
       .selectFrom('api_keys as k')
       .innerJoin('resellers as r', 'r.id', 'k.reseller_id')
       .select(['r.id', 'r.tier', 'r.status', 'k.secret_enc'])
       .where('k.api_key', '=', apiKey)
-      .where('k.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('k.revoked_at', 'is', null), eb('k.revoked_at', '>', now)]))
       .executeTakeFirst();
     if (!row) return null;
     const ips = await this.db.selectFrom('ip_whitelist').select('ip').where('reseller_id', '=', row.id).execute();
@@ -34,10 +37,14 @@ export class ResellersRepo {
     return this.db.selectFrom('resellers').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async create(r: { id: string; name: string; email: string; tier: Tier; status: ResellerStatus; callbackUrl?: string | null }, now: number) {
+  /** passwordHash: dashboard sign-in (self-registration); absent for operator-made accounts. */
+  async create(r: { id: string; name: string; email: string; tier: Tier; status: ResellerStatus; callbackUrl?: string | null; passwordHash?: string }, now: number) {
     await this.db
       .insertInto('resellers')
-      .values({ id: r.id, name: r.name, email: r.email, tier: r.tier, status: r.status, balance: 0, callback_url: r.callbackUrl ?? null, created_at: now, updated_at: now })
+      .values({
+        id: r.id, name: r.name, email: r.email, tier: r.tier, status: r.status, balance: 0, callback_url: r.callbackUrl ?? null, created_at: now, updated_at: now,
+        ...(r.passwordHash ? { password_hash: r.passwordHash } : {}),
+      })
       .execute();
   }
 
@@ -58,5 +65,39 @@ export class ResellersRepo {
 
   async setTier(id: string, tier: Tier, now: number) {
     await this.db.updateTable('resellers').set({ tier, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** A reseller's API keys, newest first; secrets stay sealed and are not read here. */
+  async apiKeysOf(resellerId: string) {
+    return this.db.selectFrom('api_keys').select(['id', 'api_key', 'created_at', 'revoked_at']).where('reseller_id', '=', resellerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  }
+
+  /** Adds a key and, in the same transaction, sets every other live key of the reseller to stop at revokeAt (never later than already set). */
+  async addApiKeyRevokingOthers(k: { id: string; resellerId: string; apiKey: string; secretEnc: string }, revokeAt: number, now: number) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: revokeAt })
+        .where('reseller_id', '=', k.resellerId)
+        .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', revokeAt)]))
+        .execute();
+      await trx.insertInto('api_keys').values({ id: k.id, reseller_id: k.resellerId, api_key: k.apiKey, secret_enc: k.secretEnc, created_at: now, revoked_at: null }).execute();
+    });
+  }
+
+  /** Revokes one key of one reseller at `at`; false when the reseller has no such key. */
+  async revokeApiKey(resellerId: string, keyId: string, at: number): Promise<boolean> {
+    const res = await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('reseller_id', '=', resellerId).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async whitelistOf(resellerId: string) {
+    return this.db.selectFrom('ip_whitelist').select(['ip', 'created_at']).where('reseller_id', '=', resellerId).orderBy('created_at').orderBy('ip').execute();
+  }
+
+  /** false when the address was not in the reseller's whitelist. */
+  async removeWhitelistIp(resellerId: string, ip: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('ip_whitelist').where('reseller_id', '=', resellerId).where('ip', '=', ip).executeTakeFirst();
+    return Number(res.numDeletedRows) === 1;
   }
 }

@@ -1,7 +1,18 @@
 import type { ServiceCore } from '../core.js';
+import { ApiKeys } from './api-keys.js';
+import { AccountOrders } from './orders.js';
+import { AccountProfile } from './profile.js';
+import { Registration } from './registration.js';
+import { IpWhitelist } from './whitelist.js';
 
 /** The reseller dashboard API's use cases, built once by the composition root. */
-export function createAccountServices(_core: ServiceCore) {
-  return {};
+export function createAccountServices(core: ServiceCore) {
+  return {
+    registration: new Registration(core),
+    profile: new AccountProfile(core),
+    apiKeys: new ApiKeys(core),
+    whitelist: new IpWhitelist(core),
+    orders: new AccountOrders(core),
+  };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

@@ -5,11 +5,18 @@ import type { AccountServices } from '../../../services/account/index.js';
 import type { Sessions } from '../../../services/sessions.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { Ok, SessionData, SignInBody } from '../../schemas.js';
+import type { Presenters } from '../../presenters.js';
+import { accountRoutes } from './account.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { orderRoutes } from './orders.js';
+import { whitelistRoutes } from './whitelist.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
   registry: RouteRegistry;
   services: AccountServices;
+  /** The API v1 shapes (orders, ledger entries, callback logs) and money in major units. */
+  present: Presenters;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';
@@ -19,6 +26,10 @@ export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry });
     sessionRoutes(kit, deps);
+    accountRoutes(kit, deps);
+    apiKeyRoutes(kit, deps);
+    whitelistRoutes(kit, deps);
+    orderRoutes(kit, deps);
   };
 }
 

@@ -1,0 +1,70 @@
+import { AppError } from '../../errors.js';
+import type { ServiceCore } from '../core.js';
+import { newApiCredentials } from '../ids.js';
+import type { AccountPrincipal } from '../sessions.js';
+
+/** How long a rotated-out key keeps working, so integrators can roll without downtime. */
+export const KEY_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Live keys (including ones inside their overlap) one account may hold. */
+export const MAX_LIVE_KEYS = 5;
+
+export type RevokePrevious = 'after_overlap' | 'now';
+export type KeyState = 'live' | 'expiring' | 'revoked';
+
+/** tk_ab12…9f3c: enough to tell keys apart, not enough to use one. */
+export const maskApiKey = (key: string) => `${key.slice(0, 7)}…${key.slice(-4)}`;
+
+export function keyState(revokedAt: number | string | null, now: number): KeyState {
+  if (revokedAt === null) return 'live';
+  return Number(revokedAt) > now ? 'expiring' : 'revoked';
+}
+
+/**
+ * API keys of the signed-in reseller (onboarding step 3). The secret is returned by generate()
+ * only and stored sealed (AES-256-GCM); nothing reads it back for the dashboard.
+ */
+export class ApiKeys {
+  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'secrets' | 'clock' | 'ids'>) {}
+
+  async list(who: AccountPrincipal) {
+    const now = this.core.clock.now();
+    const keys = await this.core.repos.resellers.apiKeysOf(who.resellerId);
+    return keys.map((k) => ({
+      id: k.id, masked: maskApiKey(k.api_key), createdAt: Number(k.created_at),
+      revokedAt: k.revoked_at === null ? null : Number(k.revoked_at), state: keyState(k.revoked_at, now),
+    }));
+  }
+
+  /**
+   * A new key and secret. The previous live keys stop after the overlap (default) or at once.
+   * Only active accounts: the spec's onboarding has keys come after the operator's approval.
+   */
+  async generate(who: AccountPrincipal, revokePrevious: RevokePrevious = 'after_overlap') {
+    if (who.status !== 'active') {
+      throw new AppError('INVALID_STATE', `API keys can be generated once the operator has approved the account; this account is ${who.status}`);
+    }
+    const now = this.core.clock.now();
+    const { resellers } = this.core.repos;
+    if (revokePrevious === 'after_overlap') {
+      const live = (await resellers.apiKeysOf(who.resellerId)).filter((k) => keyState(k.revoked_at, now) !== 'revoked');
+      if (live.length >= MAX_LIVE_KEYS) {
+        throw new AppError('INVALID_STATE', `at most ${MAX_LIVE_KEYS} keys may be live at once; revoke one, or generate with revoke_previous "now"`);
+      }
+    }
+    const { apiKey, apiSecret } = newApiCredentials();
+    const id = this.core.ids.uuid();
+    const revokeAt = revokePrevious === 'now' ? now : now + KEY_ROTATION_OVERLAP_MS;
+    await resellers.addApiKeyRevokingOthers({ id, resellerId: who.resellerId, apiKey, secretEnc: this.core.secrets.seal(apiSecret) }, revokeAt, now);
+    return { id, apiKey, apiSecret, createdAt: now, previousRevokedAt: revokeAt };
+  }
+
+  /** Stops a key at once (also one inside its overlap). Any status may revoke: it only removes access. */
+  async revoke(who: AccountPrincipal, keyId: string) {
+    const now = this.core.clock.now();
+    const key = (await this.core.repos.resellers.apiKeysOf(who.resellerId)).find((k) => k.id === keyId);
+    if (!key) throw new AppError('NOT_FOUND', `no API key ${keyId} on this account`);
+    if (keyState(key.revoked_at, now) === 'revoked') throw new AppError('INVALID_STATE', 'this API key is already revoked');
+    await this.core.repos.resellers.revokeApiKey(who.resellerId, keyId, now);
+    return { id: keyId, masked: maskApiKey(key.api_key), revokedAt: now };
+  }
+}
