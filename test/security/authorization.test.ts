@@ -5,6 +5,8 @@ import { expectJsonError } from '../support/assertions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { JsonClient, operatorClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
+import { accountState, approve, registerAccount } from '../support/dashboard.js';
+import { uniqueRef } from '../support/app.js';
 
 /** A concrete URL for a documented path: placeholder values for every {param}. */
 const concrete = (r: RouteDoc) => r.path.replace(/\{(\w+)\}/g, (_, name) => `walk-${name}`);
@@ -59,6 +61,38 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
       expectJsonError(await forged.request(r.method, url, body), 401, 'UNAUTHENTICATED');
       expectJsonError(await asOperator.request(r.method, url, body), 403, 'FORBIDDEN');
     }
+  });
+
+  it("a reseller's session reaches none of another reseller's data through any dashboard route", async () => {
+    // Reseller A: the demo reseller, with an order, a key, a callback URL and an IP only A has.
+    const ref = uniqueRef('walk');
+    const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+    expect(placed.status).toBe(200);
+    const aIp = '10.9.8.7';
+    await t.platform.repos.resellers.addWhitelistIp(t.demo.resellerId, aIp, Date.now());
+    const { db } = t.platform.database;
+    const aKey = await db.selectFrom('api_keys').select('id').where('reseller_id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
+    const a = await db.selectFrom('resellers').select(['id', 'email']).where('id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
+    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12)];
+    // A's resource for each kind of path parameter; a route with a new kind must be added here.
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp };
+
+    const b = await registerAccount(t, 'Other Shop');
+    await approve(t, b.id, { balance: 50_000 });
+    const before = await accountState(t, t.demo.resellerId);
+    for (const r of walk('dashboard')) {
+      const template = Object.keys(foreign).find((k) => r.path.includes(k));
+      if (r.path.includes('{')) expect(template, `${r.method} ${r.path}: which of reseller A's resources fits its parameter?`).toBeDefined();
+      const url = template ? r.path.replace(template, template.replace(/\{\w+\}/, encodeURIComponent(foreign[template]!))) : r.path;
+      if (r.path.endsWith('/auth/sign-out') || r.path.endsWith('/me/password')) continue; // B's own session and password only
+      const res = await b.client.request(r.method, url.replace('/dashboard/v1', ''), r.method === 'GET' ? undefined : {});
+      if (template) expectJsonError(res, 404, 'NOT_FOUND');
+      // Echoing what B itself sent (the id in the URL) reveals nothing.
+      for (const mark of aMarks.filter((m) => !decodeURIComponent(url).includes(m))) {
+        expect(res.text.includes(mark), `${r.method} ${r.path} shows reseller A's ${mark}`).toBe(false);
+      }
+    }
+    expect(await accountState(t, t.demo.resellerId)).toEqual(before);
   });
 
   it('a session token does not open API v1, which takes only its signed API keys', async () => {
