@@ -6,7 +6,9 @@ import { AppError } from '../errors.js';
 import { AuditRepo, type AuditEntry } from '../store/audit-repo.js';
 import type { DB } from '../store/schema.js';
 import { SupplyRepo } from '../store/supply-repo.js';
-import type { Clock, IdGenerator } from './ports.js';
+import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import { minorUnits } from './operator/money-input.js';
+import { toMajor } from '../domain/money.js';
 
 /** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
 const CLI = 'cli';
@@ -14,8 +16,8 @@ const CLI = 'cli';
 export interface RoutePatch {
   sku?: string;
   priority?: number;
-  /** Minor units. */
-  cost?: number;
+  /** Major units, exact (as typed). */
+  cost?: number | string;
   enabled?: boolean;
 }
 
@@ -25,7 +27,16 @@ export interface RoutePatch {
  * commits with its audit line; the supplier gate reads the store, so it follows at once.
  */
 export class ManageSupply {
-  constructor(private readonly deps: { db: Kysely<DB>; secrets: SecretBox; clock: Clock; ids: IdGenerator }) {}
+  constructor(private readonly deps: { db: Kysely<DB>; secrets: SecretBox; clock: Clock; ids: IdGenerator; currency: CurrencySettings }) {}
+
+  /** Routes as the operator sees them: cost in major units. */
+  private async routes(supply: SupplyRepo, filter: Parameters<SupplyRepo['listRoutes']>[0]) {
+    return (await supply.listRoutes(filter)).map((r) => ({ ...r, cost: toMajor(r.cost, this.deps.currency.decimals) }));
+  }
+
+  private minor(cost: number | string | undefined) {
+    return cost === undefined ? undefined : minorUnits(cost, this.deps.currency.decimals, 'cost');
+  }
 
   private change<T>(actor: string, fn: (supply: SupplyRepo, audit: (e: Omit<AuditEntry, 'operatorId'>) => Promise<void>, trx: Kysely<DB>) => Promise<T>): Promise<T> {
     const now = this.deps.clock.now();
@@ -88,18 +99,19 @@ export class ManageSupply {
   }
 
   listRoutes(productCode?: string) {
-    return new SupplyRepo(this.deps.db).listRoutes(productCode === undefined ? {} : { productCode });
+    return this.routes(new SupplyRepo(this.deps.db), productCode === undefined ? {} : { productCode });
   }
 
-  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number; enabled?: boolean }, actor: string = CLI) {
+  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean }, actor: string = CLI) {
     checkRoute(input);
+    const cost = this.minor(input.cost)!;
     return this.change(actor, async (supply, audit) => {
       const supplier = await this.supplier(supply, input.supplierName);
       if (!(await supply.productExists(input.productCode))) throw new AppError('PRODUCT_NOT_FOUND', `no product "${input.productCode}"`);
       if (await supply.routeExists(input.productCode, supplier.id, input.sku)) throw new AppError('CONFLICT', `${input.productCode} already has a route to ${supplier.name} with SKU "${input.sku}"`);
       const id = this.deps.ids.uuid();
-      await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost: input.cost, priority: input.priority, enabled: input.enabled }, this.deps.clock.now());
-      const [route] = await supply.listRoutes({ routeId: id });
+      await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost, priority: input.priority, enabled: input.enabled }, this.deps.clock.now());
+      const [route] = await this.routes(supply, { routeId: id });
       await audit({ action: 'route.create', targetKind: 'route', targetId: id, before: null, after: route });
       return route!;
     });
@@ -107,19 +119,20 @@ export class ManageSupply {
 
   async updateRoute(id: string, patch: RoutePatch, actor: string = CLI) {
     checkRoute(patch);
+    const cost = this.minor(patch.cost);
     return this.change(actor, async (supply, audit) => {
-      const [before] = await supply.listRoutes({ routeId: id });
+      const [before] = await this.routes(supply, { routeId: id });
       if (!before) throw new AppError('NOT_FOUND', `no route with id "${id}"`);
       if (patch.sku !== undefined && (await supply.routeExists(before.productCode, before.supplierId, patch.sku, id))) {
         throw new AppError('CONFLICT', `${before.productCode} already has a route to ${before.supplierName} with SKU "${patch.sku}"`);
       }
       await supply.updateRoute(id, {
         ...(patch.sku === undefined ? {} : { supplier_sku: patch.sku }),
-        ...(patch.cost === undefined ? {} : { cost: patch.cost }),
+        ...(cost === undefined ? {} : { cost }),
         ...(patch.priority === undefined ? {} : { priority: patch.priority }),
         ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
       });
-      const [after] = await supply.listRoutes({ routeId: id });
+      const [after] = await this.routes(supply, { routeId: id });
       await audit({ action: 'route.update', targetKind: 'route', targetId: id, before, after });
       return after!;
     });
@@ -128,7 +141,7 @@ export class ManageSupply {
   /** Orders keep the supplier and SKU they were sent with, so a route can go without losing history. */
   async deleteRoute(id: string, actor: string = CLI) {
     return this.change(actor, async (supply, audit) => {
-      const [before] = await supply.listRoutes({ routeId: id });
+      const [before] = await this.routes(supply, { routeId: id });
       if (!before) throw new AppError('NOT_FOUND', `no route with id "${id}"`);
       await supply.deleteRoute(id);
       await audit({ action: 'route.delete', targetKind: 'route', targetId: id, before, after: null });
@@ -157,7 +170,6 @@ function checkSupplierName(name: string) {
 function checkRoute(r: RoutePatch) {
   if (r.sku !== undefined && (r.sku.trim() === '' || r.sku.length > 128)) throw new AppError('VALIDATION_ERROR', "the supplier's SKU is required (1 to 128 characters)");
   if (r.priority !== undefined && (!Number.isInteger(r.priority) || r.priority < 0)) throw new AppError('VALIDATION_ERROR', 'priority must be a whole number, 0 or more (lower is tried first)');
-  if (r.cost !== undefined && (!Number.isSafeInteger(r.cost) || r.cost < 0)) throw new AppError('VALIDATION_ERROR', 'cost must be 0 or more, with no more decimals than the currency has');
 }
 
 const serviceState = (s: { enabled: boolean; status: string }) => ({ enabled: s.enabled, status: s.status });

@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
 import { formProblem, normaliseForm, SLUG, type CategoryType, type FormField } from '../../domain/category-form.js';
-import { parseDecimalPrice, toMajor } from '../../domain/money.js';
+import { toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
-import { AuditRepo } from '../../store/audit-repo.js';
+import { AuditRepo, type AuditEntry } from '../../store/audit-repo.js';
 import { CatalogAdminRepo, type CategoryRow, type ProductRow } from '../../store/catalog-admin-repo.js';
 import { TIERS, type Tier } from '../../store/resellers-repo.js';
-import type { DB } from '../../store/schema.js';
 import type { ServiceCore } from '../core.js';
+import { minorUnits } from './money-input.js';
 
 /** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
 export type Actor = string;
@@ -57,9 +56,9 @@ export class ManageCatalog {
   private readonly money = (minor: number) => toMajor(minor, this.core.currency.decimals);
 
   /** Runs a change and its audit line in one transaction. */
-  private change<T>(fn: (repo: CatalogAdminRepo, audit: (e: Omit<Parameters<typeof AuditRepo.record>[1], 'operatorId'>) => Promise<void>, trx: Kysely<DB>) => Promise<T>, actor: Actor): Promise<T> {
+  private change<T>(fn: (repo: CatalogAdminRepo, audit: (e: Omit<AuditEntry, 'operatorId'>) => Promise<void>) => Promise<T>, actor: Actor): Promise<T> {
     const now = this.core.clock.now();
-    return this.core.db.transaction().execute((trx) => fn(new CatalogAdminRepo(trx), (e) => AuditRepo.record(trx, { ...e, operatorId: actor }, now), trx));
+    return this.core.db.transaction().execute((trx) => fn(new CatalogAdminRepo(trx), (e) => AuditRepo.record(trx, { ...e, operatorId: actor }, now)));
   }
 
   // ── Categories ────────────────────────────────────────────────────────────────
@@ -189,14 +188,9 @@ export class ManageCatalog {
       if (seen.has(key)) throw new AppError('VALIDATION_ERROR', `${at}: the same product and tier appear twice`);
       seen.add(key);
       if (c.price === null) return { productCode: c.productCode, tier: c.tier, price: null };
-      const p = parseDecimalPrice(c.price, this.core.currency.decimals);
-      if (!p.ok) {
-        throw new AppError('VALIDATION_ERROR', p.reason === 'precision'
-          ? `${at}: price ${c.price} has more decimals than ${this.core.currency.decimals} (the currency's minor units) or is too large`
-          : `${at}: price must be a non-negative number in major units (got ${JSON.stringify(c.price)})`);
-      }
-      if (p.minor === 0) throw new AppError('VALIDATION_ERROR', `${at}: price must be more than 0; send price null to remove the product from this tier`);
-      return { productCode: c.productCode, tier: c.tier, price: p.minor };
+      const minor = minorUnits(c.price, this.core.currency.decimals, `${at}: price`);
+      if (minor === 0) throw new AppError('VALIDATION_ERROR', `${at}: price must be more than 0; send price null to remove the product from this tier`);
+      return { productCode: c.productCode, tier: c.tier, price: minor };
     });
     return this.change(async (repo, audit) => {
       const catalog = await repo.catalog(catalogId);
