@@ -1,9 +1,10 @@
 import { fulfilmentCommands } from './cli/fulfilment-commands.js';
+import { catalogCommands } from './cli/catalog-commands.js';
 import { serviceCommands } from './cli/service-commands.js';
 import { UsageError, type CommandSet } from './cli/support.js';
 
 /** `topup`: one table of commands, each area's commands in its own module under src/cli/. */
-const sets: CommandSet[] = [serviceCommands, fulfilmentCommands];
+const sets: CommandSet[] = [serviceCommands, fulfilmentCommands, catalogCommands];
 
 const USAGE = `Usage: topup <command> [--json]
 

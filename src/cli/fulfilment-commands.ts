@@ -1,10 +1,8 @@
 import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
 import type { Platform } from '../main.js';
-import { ManageSupply } from '../services/manage-supply.js';
 import { openDatabase } from '../store/db.js';
 import { FulfilmentRepo } from '../store/fulfilment-repo.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { SupplyRepo } from '../store/supply-repo.js';
 import { findOrderId, loadConfig, withPlatform, type CommandSet } from './support.js';
 
 /** Operator switches of the sandbox supplier, to show every status and gate rule by hand. */
@@ -56,7 +54,7 @@ async function callbackUrlCommand(email: string | undefined, url: string | undef
 }
 
 function manageSupply(p: Platform) {
-  return new ManageSupply({ supply: new SupplyRepo(p.database.db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+  return p.operator.supply;
 }
 
 async function supplierAddUpstream(name: string | undefined, baseUrl: string | undefined) {

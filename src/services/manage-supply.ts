@@ -1,19 +1,66 @@
+import type { Kysely } from 'kysely';
+import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { UpstreamV1Credentials } from '../adapters/suppliers/upstream-v1.js';
 import { AppError } from '../errors.js';
-import type { SupplyRepo } from '../store/supply-repo.js';
-import type { Clock, IdGenerator } from './ports.js';
+import { AuditRepo, type AuditEntry } from '../store/audit-repo.js';
+import type { DB } from '../store/schema.js';
+import { SupplyRepo } from '../store/supply-repo.js';
+import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import { minorUnits } from './operator/money-input.js';
+import { toMajor } from '../domain/money.js';
+
+/** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
+const CLI = 'cli';
+
+export interface RoutePatch {
+  sku?: string;
+  priority?: number;
+  /** Major units, exact (as typed). */
+  cost?: number | string;
+  enabled?: boolean;
+}
 
 /**
  * Operator set-up of suppliers and routes. Upstream credentials are sealed before they
- * reach the store and never echoed back.
+ * reach the store and never echoed back, nor written to the audit log. Every change
+ * commits with its audit line; the supplier gate reads the store, so it follows at once.
  */
 export class ManageSupply {
-  constructor(private readonly deps: { supply: SupplyRepo; secrets: SecretBox; clock: Clock; ids: IdGenerator }) {}
+  constructor(private readonly deps: { db: Kysely<DB>; secrets: SecretBox; clock: Clock; ids: IdGenerator; currency: CurrencySettings }) {}
 
-  async addUpstreamV1(input: { name: string; baseUrl: string; apiKey: string; apiSecret: string }): Promise<{ id: string }> {
-    const { supply, secrets, clock, ids } = this.deps;
-    if (!/^[\w .-]{2,64}$/.test(input.name)) throw new AppError('VALIDATION_ERROR', 'supplier name: 2 to 64 letters, digits, spaces, dots, dashes or underscores');
+  /** Routes as the operator sees them: cost in major units. */
+  private async routes(supply: SupplyRepo, filter: Parameters<SupplyRepo['listRoutes']>[0]) {
+    return (await supply.listRoutes(filter)).map((r) => ({ ...r, cost: toMajor(r.cost, this.deps.currency.decimals) }));
+  }
+
+  private minor(cost: number | string | undefined) {
+    return cost === undefined ? undefined : minorUnits(cost, this.deps.currency.decimals, 'cost');
+  }
+
+  private change<T>(actor: string, fn: (supply: SupplyRepo, audit: (e: Omit<AuditEntry, 'operatorId'>) => Promise<void>, trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction().execute((trx) => fn(new SupplyRepo(trx), (e) => AuditRepo.record(trx, { ...e, operatorId: actor }, now), trx));
+  }
+
+  listSuppliers() {
+    return new SupplyRepo(this.deps.db).listSuppliers();
+  }
+
+  private async supplier(supply: SupplyRepo, idOrName: string) {
+    const [s] = await supply.listSuppliers(idOrName);
+    if (!s) throw new AppError('NOT_FOUND', `no supplier with id or name "${idOrName}"`);
+    return s;
+  }
+
+  /** The simulated upstream (its behaviour follows the sandbox switches). */
+  async addSandbox(name: string, actor: string = CLI) {
+    checkSupplierName(name);
+    return this.insertSupplier(actor, { name, adapter: 'sandbox', credentialsEnc: null });
+  }
+
+  async addUpstreamV1(input: { name: string; baseUrl: string; apiKey: string; apiSecret: string }, actor: string = CLI) {
+    checkSupplierName(input.name);
     let url: URL;
     try {
       url = new URL(input.baseUrl);
@@ -22,33 +69,107 @@ export class ManageSupply {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('VALIDATION_ERROR', 'base URL must be http:// or https://');
     if (!input.apiKey || !input.apiSecret) throw new AppError('VALIDATION_ERROR', 'the upstream API key and API secret are both required');
-    if (await supply.supplierByName(input.name)) throw new AppError('VALIDATION_ERROR', `a supplier named "${input.name}" already exists`);
     const creds: UpstreamV1Credentials = { baseUrl: url.toString().replace(/\/$/, ''), apiKey: input.apiKey, apiSecret: input.apiSecret };
-    const id = ids.uuid();
-    await supply.insertSupplier({ id, name: input.name, adapter: 'upstream-v1', credentialsEnc: secrets.seal(JSON.stringify(creds)) }, clock.now());
-    return { id };
+    return this.insertSupplier(actor, { name: input.name, adapter: 'upstream-v1', credentialsEnc: this.deps.secrets.seal(JSON.stringify(creds)) });
   }
 
-  /** Takes a supplier out of (or back into) service; the supplier gate follows at once. */
-  async setSupplier(name: string, patch: { enabled?: boolean; status?: 'active' | 'maintenance' }): Promise<void> {
-    const supplier = await this.deps.supply.supplierByName(name);
-    if (!supplier) throw new AppError('NOT_FOUND', `no supplier named "${name}"`);
-    await this.deps.supply.updateSupplier(supplier.id, {
-      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
-      ...(patch.status === undefined ? {} : { status: patch.status }),
+  private insertSupplier(actor: string, s: { name: string; adapter: string; credentialsEnc: string | null }) {
+    return this.change(actor, async (supply, audit) => {
+      if (await supply.supplierByName(s.name)) throw new AppError('CONFLICT', `a supplier named "${s.name}" already exists`);
+      const id = this.deps.ids.uuid();
+      await supply.insertSupplier({ id, ...s }, this.deps.clock.now());
+      // The snapshot says whether credentials exist, never what they are.
+      await audit({ action: 'supplier.create', targetKind: 'supplier', targetId: id, before: null, after: { name: s.name, adapter: s.adapter, enabled: true, status: 'active', credentials: s.credentialsEnc ? 'sealed' : 'none' } });
+      return (await supply.listSuppliers(id))[0]!;
     });
   }
 
-  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number }): Promise<{ id: string }> {
-    const { supply, clock, ids } = this.deps;
-    const supplier = await supply.supplierByName(input.supplierName);
-    if (!supplier) throw new AppError('NOT_FOUND', `no supplier named "${input.supplierName}"`);
-    if (!(await supply.productExists(input.productCode))) throw new AppError('PRODUCT_NOT_FOUND', `no product "${input.productCode}"`);
-    if (!input.sku) throw new AppError('VALIDATION_ERROR', "the supplier's SKU is required");
-    if (!Number.isInteger(input.priority) || input.priority < 0) throw new AppError('VALIDATION_ERROR', 'priority must be a whole number, 0 or more (lower is tried first)');
-    if (!Number.isInteger(input.cost) || input.cost < 0) throw new AppError('VALIDATION_ERROR', 'cost must be a whole number of minor units, 0 or more');
-    const id = ids.uuid();
-    await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost: input.cost, priority: input.priority }, clock.now());
-    return { id };
+  /** Takes a supplier out of (or back into) service; the supplier gate follows at once. */
+  async setSupplier(idOrName: string, patch: { enabled?: boolean; status?: 'active' | 'maintenance' }, actor: string = CLI) {
+    return this.change(actor, async (supply, audit) => {
+      const before = await this.supplier(supply, idOrName);
+      await supply.updateSupplier(before.id, {
+        ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
+        ...(patch.status === undefined ? {} : { status: patch.status }),
+      });
+      const after = (await supply.listSuppliers(before.id))[0]!;
+      await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: serviceState(before), after: serviceState(after) });
+      return after;
+    });
+  }
+
+  listRoutes(productCode?: string) {
+    return this.routes(new SupplyRepo(this.deps.db), productCode === undefined ? {} : { productCode });
+  }
+
+  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean }, actor: string = CLI) {
+    checkRoute(input);
+    const cost = this.minor(input.cost)!;
+    return this.change(actor, async (supply, audit) => {
+      const supplier = await this.supplier(supply, input.supplierName);
+      if (!(await supply.productExists(input.productCode))) throw new AppError('PRODUCT_NOT_FOUND', `no product "${input.productCode}"`);
+      if (await supply.routeExists(input.productCode, supplier.id, input.sku)) throw new AppError('CONFLICT', `${input.productCode} already has a route to ${supplier.name} with SKU "${input.sku}"`);
+      const id = this.deps.ids.uuid();
+      await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost, priority: input.priority, enabled: input.enabled }, this.deps.clock.now());
+      const [route] = await this.routes(supply, { routeId: id });
+      await audit({ action: 'route.create', targetKind: 'route', targetId: id, before: null, after: route });
+      return route!;
+    });
+  }
+
+  async updateRoute(id: string, patch: RoutePatch, actor: string = CLI) {
+    checkRoute(patch);
+    const cost = this.minor(patch.cost);
+    return this.change(actor, async (supply, audit) => {
+      const [before] = await this.routes(supply, { routeId: id });
+      if (!before) throw new AppError('NOT_FOUND', `no route with id "${id}"`);
+      if (patch.sku !== undefined && (await supply.routeExists(before.productCode, before.supplierId, patch.sku, id))) {
+        throw new AppError('CONFLICT', `${before.productCode} already has a route to ${before.supplierName} with SKU "${patch.sku}"`);
+      }
+      await supply.updateRoute(id, {
+        ...(patch.sku === undefined ? {} : { supplier_sku: patch.sku }),
+        ...(cost === undefined ? {} : { cost }),
+        ...(patch.priority === undefined ? {} : { priority: patch.priority }),
+        ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
+      });
+      const [after] = await this.routes(supply, { routeId: id });
+      await audit({ action: 'route.update', targetKind: 'route', targetId: id, before, after });
+      return after!;
+    });
+  }
+
+  /** Orders keep the supplier and SKU they were sent with, so a route can go without losing history. */
+  async deleteRoute(id: string, actor: string = CLI) {
+    return this.change(actor, async (supply, audit) => {
+      const [before] = await this.routes(supply, { routeId: id });
+      if (!before) throw new AppError('NOT_FOUND', `no route with id "${id}"`);
+      await supply.deleteRoute(id);
+      await audit({ action: 'route.delete', targetKind: 'route', targetId: id, before, after: null });
+    });
+  }
+
+  sandboxSwitches(): Promise<SandboxSwitches> {
+    return readSandboxSwitches(this.deps.db);
+  }
+
+  async setSandboxSwitches(patch: Partial<SandboxSwitches>, actor: string = CLI): Promise<SandboxSwitches> {
+    if (patch.outOfStock?.some((sku) => sku.trim() === '')) throw new AppError('VALIDATION_ERROR', 'out_of_stock SKUs must not be empty');
+    return this.change(actor, async (_supply, audit, trx) => {
+      const before = await readSandboxSwitches(trx);
+      const after = await writeSandboxSwitches(trx, patch);
+      await audit({ action: 'sandbox.update', targetKind: 'sandbox', targetId: 'sandbox', before, after });
+      return after;
+    });
   }
 }
+
+function checkSupplierName(name: string) {
+  if (!/^[\w .-]{2,64}$/.test(name)) throw new AppError('VALIDATION_ERROR', 'supplier name: 2 to 64 letters, digits, spaces, dots, dashes or underscores');
+}
+
+function checkRoute(r: RoutePatch) {
+  if (r.sku !== undefined && (r.sku.trim() === '' || r.sku.length > 128)) throw new AppError('VALIDATION_ERROR', "the supplier's SKU is required (1 to 128 characters)");
+  if (r.priority !== undefined && (!Number.isInteger(r.priority) || r.priority < 0)) throw new AppError('VALIDATION_ERROR', 'priority must be a whole number, 0 or more (lower is tried first)');
+}
+
+const serviceState = (s: { enabled: boolean; status: string }) => ({ enabled: s.enabled, status: s.status });

@@ -7,15 +7,9 @@ export const UNREACHABLE_AFTER = 3;
 /** system_state key present while the last availability refresh could not run. */
 export const AVAILABILITY_FAILED_KEY = 'availability.check_failed';
 
-export interface FormField {
-  name: string;
-  label: string;
-  role: 'account_id' | 'server' | 'other';
-  type: 'text' | 'number' | 'select';
-  required?: boolean;
-  placeholder?: string;
-  options?: { value: string; label: string }[];
-}
+/** The form shape is a domain rule (src/domain/category-form.ts); the store keeps it as JSON. */
+export type { FormField } from '../domain/category-form.js';
+import type { FormField } from '../domain/category-form.js';
 
 export interface CatalogProduct {
   code: string;

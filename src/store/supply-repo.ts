@@ -36,10 +36,10 @@ export class SupplyRepo {
     await this.db.insertInto('suppliers').values({ id: s.id, name: s.name, adapter: s.adapter, enabled: 1, status: 'active', credentials_enc: s.credentialsEnc, created_at: now }).execute();
   }
 
-  async insertRoute(r: { id: string; productCode: string; supplierId: string; sku: string; cost: number; priority: number }, now: number) {
+  async insertRoute(r: { id: string; productCode: string; supplierId: string; sku: string; cost: number; priority: number; enabled?: boolean }, now: number) {
     await this.db
       .insertInto('product_routes')
-      .values({ id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_sku: r.sku, cost: r.cost, priority: r.priority, enabled: 1, created_at: now })
+      .values({ id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_sku: r.sku, cost: r.cost, priority: r.priority, enabled: r.enabled === false ? 0 : 1, created_at: now })
       .execute();
   }
 
@@ -53,5 +53,51 @@ export class SupplyRepo {
       return;
     }
     await this.db.insertInto('system_state').values({ key: AVAILABILITY_FAILED_KEY, value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+
+  /** Every supplier with its health, for the operator; never the sealed credentials. */
+  async listSuppliers(idOrName?: string) {
+    let q = this.db
+      .selectFrom('suppliers as s')
+      .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
+      .select(['s.id', 's.name', 's.adapter', 's.enabled', 's.status', 's.created_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at as health_updated_at'])
+      .select((eb) => eb.selectFrom('product_routes as r').whereRef('r.supplier_id', '=', 's.id').select(eb.fn.countAll<number>().as('n')).as('route_count'));
+    if (idOrName !== undefined) q = q.where((eb) => eb.or([eb('s.id', '=', idOrName), eb('s.name', '=', idOrName)]));
+    const rows = await q.orderBy('s.name').execute();
+    return rows.map((r) => ({
+      id: r.id, name: r.name, adapter: r.adapter, enabled: Number(r.enabled) === 1, status: r.status, createdAt: Number(r.created_at),
+      consecutiveFailures: Number(r.consecutive_failures ?? 0), lastError: r.last_error ?? null,
+      healthUpdatedAt: r.health_updated_at === null ? null : Number(r.health_updated_at), routeCount: Number(r.route_count ?? 0),
+    }));
+  }
+
+  /** Routes with their supplier's name, by product (all products when absent), best first. */
+  async listRoutes(filter: { productCode?: string; routeId?: string } = {}) {
+    let q = this.db
+      .selectFrom('product_routes as r')
+      .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .select(['r.id', 'r.product_code', 'r.supplier_id', 's.name as supplier_name', 'r.supplier_sku', 'r.cost', 'r.priority', 'r.enabled', 'r.available', 'r.checked_at', 'r.created_at']);
+    if (filter.productCode !== undefined) q = q.where('r.product_code', '=', filter.productCode);
+    if (filter.routeId !== undefined) q = q.where('r.id', '=', filter.routeId);
+    const rows = await q.orderBy('r.product_code').orderBy('r.priority').orderBy('r.id').execute();
+    return rows.map((r) => ({
+      id: r.id, productCode: r.product_code, supplierId: r.supplier_id, supplierName: r.supplier_name, sku: r.supplier_sku, cost: Number(r.cost),
+      priority: Number(r.priority), enabled: Number(r.enabled) === 1, available: r.available === null ? null : Number(r.available) === 1,
+      checkedAt: r.checked_at === null ? null : Number(r.checked_at), createdAt: Number(r.created_at),
+    }));
+  }
+
+  async routeExists(productCode: string, supplierId: string, sku: string, exceptId?: string): Promise<boolean> {
+    let q = this.db.selectFrom('product_routes').select('id').where('product_code', '=', productCode).where('supplier_id', '=', supplierId).where('supplier_sku', '=', sku);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async updateRoute(id: string, patch: { supplier_sku?: string; cost?: number; priority?: number; enabled?: number }) {
+    await this.db.updateTable('product_routes').set(patch).where('id', '=', id).execute();
+  }
+
+  async deleteRoute(id: string) {
+    await this.db.deleteFrom('product_routes').where('id', '=', id).execute();
   }
 }

@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
-import { ManageSupply } from '../../src/services/manage-supply.js';
 import { UNREACHABLE_AFTER } from '../../src/store/catalog-repo.js';
-import { SupplyRepo } from '../../src/store/supply-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { stateSnapshot } from '../support/resellers.js';
@@ -166,7 +164,7 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
 
   it('supplier gate: an operator taking the only supplier out of service (maintenance, disabled) refuses orders', async () => {
     const p = t.platform;
-    const manage = new ManageSupply({ supply: new SupplyRepo(p.database.db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+    const manage = p.operator.supply;
     for (const patch of [{ status: 'maintenance' as const }, { enabled: false }]) {
       await manage.setSupplier('sandbox', patch);
       try {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
 import { sign } from '../../src/domain/signature.js';
-import { ManageSupply } from '../../src/services/manage-supply.js';
-import { SupplyRepo } from '../../src/store/supply-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { rawRequest } from '../support/client.js';
 import { ledgerConsistent } from '../support/ledger.js';
@@ -22,7 +20,7 @@ describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)
     const { db } = downstream.platform.database;
     // Set up the way an operator does (topup supplier-add-upstream / route-add).
     const p = downstream.platform;
-    const manage = new ManageSupply({ supply: new SupplyRepo(db), secrets: p.secrets, clock: p.clock, ids: p.ids });
+    const manage = p.operator.supply;
     supplierId = (await manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: upstream.demo.apiKey, apiSecret: upstream.demo.apiSecret })).id;
     const stored = await db.selectFrom('suppliers').select('credentials_enc').where('id', '=', supplierId).executeTakeFirstOrThrow();
     expect(stored.credentials_enc).not.toContain(upstream.demo.apiSecret);
@@ -30,7 +28,7 @@ describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)
     await manage.addRoute({ productCode: 'FF-100', supplierName: 'Upstream One', sku: 'FF-100', priority: 1, cost: 14000 });
     await manage.addRoute({ productCode: 'STEAM-60K', supplierName: 'Upstream One', sku: 'STEAM-60K', priority: 1, cost: 60000 });
     await expect(manage.addRoute({ productCode: 'NOPE', supplierName: 'Upstream One', sku: 'x', priority: 1, cost: 0 })).rejects.toMatchObject({ code: 'PRODUCT_NOT_FOUND' });
-    await expect(manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: 'k', apiSecret: 's' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: 'k', apiSecret: 's' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
   afterAll(async () => {
     if (downstream) await ledgerConsistent(downstream.platform.database.db);

@@ -5,6 +5,8 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { Sessions } from '../../../services/sessions.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { Ok, SessionData, SignInBody } from '../../schemas.js';
+import { catalogRoutes } from './catalog.js';
+import { supplyRoutes } from './supply.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -19,6 +21,8 @@ export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
     authRoutes(kit, deps);
+    catalogRoutes(kit, deps.services);
+    supplyRoutes(kit, deps.services);
   };
 }
 
