@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManageSupply } from '../../src/services/manage-supply.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { storeKinds } from '../support/stores.js';
 
@@ -27,7 +26,7 @@ describe.each(storeKinds())('secrets at rest (%s)', (kind) => {
     const p = t.platform;
     secrets['demo API secret'] = t.demo.apiSecret;
     const upstreamSecret = `up_${randomBytes(24).toString('base64url')}`;
-    await new ManageSupply({ supply: p.core.repos.supply, secrets: p.secrets, clock: p.clock, ids: p.ids }).addUpstreamV1({
+    await p.operator.supply.addUpstreamV1({
       name: 'Upstream at rest', baseUrl: 'https://upstream.example/api/v1', apiKey: 'tk_upstream', apiSecret: upstreamSecret,
     });
     secrets['supplier API secret'] = upstreamSecret;
