@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
+import { isUniqueViolation } from '../store/db.js';
 
 /** Maps anything thrown while serving a request onto the error catalogue. */
 export function toAppError(err: unknown): AppError {
@@ -11,6 +12,9 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
   }
+  // Two concurrent creates of one name both pass the service's existence check; the store's
+  // unique index decides, and the loser is told what a sequential caller would be told.
+  if (isUniqueViolation(err)) return new AppError('CONFLICT', 'a record with this name, code or email already exists (possibly created by a concurrent request)');
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new AppError('VALIDATION_ERROR', fe.message ?? 'bad request', { status: fe.statusCode === 413 ? 413 : 400 });
   }

@@ -25,6 +25,8 @@ export type SessionPrincipal = OperatorPrincipal | AccountPrincipal;
 
 /** Sign-in attempts allowed per minute, per source address and per account email. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+/** Registrations allowed per minute from one address (a shop behind one NAT may register a few). */
+export const REGISTRATIONS_PER_MINUTE = 20;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -96,8 +98,12 @@ export class Sessions {
     if (token) await this.deps.accounts.deleteSession(hashToken(token));
   }
 
-  private async throttle(key: string) {
-    const state = await this.deps.limiter.consume(key, SIGN_IN_ATTEMPTS_PER_MINUTE);
+  /**
+   * Counts one attempt at something guessable (sign-in, registration, a current-password
+   * check) against `key`; past the per-minute allowance, TOO_MANY_ATTEMPTS with Retry-After.
+   */
+  async throttle(key: string, perMinute = SIGN_IN_ATTEMPTS_PER_MINUTE) {
+    const state = await this.deps.limiter.consume(key, perMinute);
     if (!state.allowed) {
       throw new AppError('TOO_MANY_ATTEMPTS', `too many sign-in attempts; retry after ${state.resetSeconds} s`, { headers: { 'retry-after': String(state.resetSeconds) } });
     }

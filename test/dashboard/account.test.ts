@@ -135,3 +135,31 @@ describe.each(storeKinds())('dashboard account (%s)', (kind) => {
     expect(await accountState(t, a.id)).toEqual(stateA);
   });
 });
+
+describe('dashboard throttles what can be guessed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterAll(async () => t?.close());
+
+  it('registrations from one address past 20 a minute, and wrong current passwords past 10, get TOO_MANY_ATTEMPTS', async () => {
+    for (let i = 0; i < 20; i++) await registerAccount(t);
+    const count = async () => Number((await t.platform.database.db.selectFrom('resellers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const r = await dashboardClient(t).post('/auth/register', { name: 'One more', email: 'one-more@example.com', password: 'long enough password' });
+    expectJsonError(r, 429, 'TOO_MANY_ATTEMPTS');
+    expect(r.headers['retry-after']).toMatch(/^\d+$/);
+    expect(await count()).toBe(before);
+
+    const t2 = await startTestApp('sqlite', { seed: false });
+    try {
+      const a = await registerAccount(t2);
+      for (let i = 0; i < 10; i++) expectJsonError(await a.client.post('/me/password', { current_password: `wrong-guess-${i}`, new_password: 'another long password' }), 401, 'INVALID_CREDENTIALS');
+      // Even the right password is refused now: the allowance is spent.
+      expectJsonError(await a.client.post('/me/password', { current_password: a.password, new_password: 'another long password' }), 429, 'TOO_MANY_ATTEMPTS');
+    } finally {
+      await t2.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { assertPasswordAcceptable } from './registration.js';
 
 /** The signed-in reseller's own account: profile, password, callback URL. */
 export class AccountProfile {
-  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'hasher' | 'clock' | 'currency' | 'setCallbackUrl'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'hasher' | 'clock' | 'currency' | 'setCallbackUrl' | 'sessions'>) {}
 
   /** Balance in minor units (the HTTP layer presents major units). */
   async view(who: AccountPrincipal) {
@@ -30,6 +30,8 @@ export class AccountProfile {
    */
   async changePassword(who: AccountPrincipal, authorization: string | undefined, current: string, next: string) {
     const { accounts } = this.core.repos;
+    // A stolen session must not become a password-guessing oracle.
+    await this.core.sessions.throttle(`password:reseller:${who.resellerId}`);
     const login = await accounts.resellerLogin(who.email);
     const ok = login?.password_hash ? await this.core.hasher.verify(current, login.password_hash) : false;
     if (!login || !ok) throw new AppError('INVALID_CREDENTIALS', 'current_password is wrong');

@@ -1,6 +1,7 @@
 import { isEmail, normalizeEmail } from '../../domain/email.js';
 import { AppError } from '../../errors.js';
 import type { ServiceCore } from '../core.js';
+import { REGISTRATIONS_PER_MINUTE } from '../sessions.js';
 
 /** Long enough to resist guessing with sign-in throttled; no composition rules (NIST 800-63B). */
 export const PASSWORD_MIN_LENGTH = 10;
@@ -19,7 +20,9 @@ export class Registration {
   constructor(private readonly core: Pick<ServiceCore, 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
 
   /** Creates the pending account and signs it in (returns a session). */
-  async register(input: { name: string; email: string; password: string }) {
+  async register(input: { name: string; email: string; password: string }, ip: string) {
+    // Registrations from one address are throttled like sign-ins (account farming, email probing).
+    await this.core.sessions.throttle(`register:ip:${ip}`, REGISTRATIONS_PER_MINUTE);
     const name = input.name.trim();
     const email = normalizeEmail(input.email);
     if (name === '') throw new AppError('VALIDATION_ERROR', 'name must not be blank');

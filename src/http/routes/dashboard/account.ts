@@ -34,9 +34,9 @@ export function accountRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDe
       { additionalProperties: false },
     ),
     response: Type.Object({ ...SessionData.properties, reseller_id: Type.String(), status: Type.Literal('pending') }),
-    errors: ['CONFLICT'],
-    handler: async ({ body }) => {
-      const r = await registration.register(body);
+    errors: ['CONFLICT', 'TOO_MANY_ATTEMPTS'],
+    handler: async ({ body, ip }) => {
+      const r = await registration.register(body, ip);
       return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), reseller_id: r.resellerId, status: r.status } };
     },
   });
@@ -62,7 +62,7 @@ export function accountRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDe
     summary: 'Change the password (the current one is required); every other session of the account ends',
     body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }), new_password: Password(`at least ${PASSWORD_MIN_LENGTH} characters`) }, { additionalProperties: false }),
     response: Ok,
-    errors: ['INVALID_CREDENTIALS'],
+    errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
     handler: async ({ who, body, authorization }) => {
       await profile.changePassword(who, authorization, body.current_password, body.new_password);
       return { data: { ok: true } };
