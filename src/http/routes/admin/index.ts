@@ -5,6 +5,9 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { Sessions } from '../../../services/sessions.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { Ok, SessionData, SignInBody } from '../../schemas.js';
+import { auditRoutes } from './audit.js';
+import { orderRoutes } from './orders.js';
+import { resellerRoutes } from './resellers.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -19,6 +22,9 @@ export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
     authRoutes(kit, deps);
+    resellerRoutes(kit, deps);
+    orderRoutes(kit, deps);
+    auditRoutes(kit, deps);
   };
 }
 
