@@ -58,15 +58,18 @@ export class ResellerQueries {
   async walletHistory(who: Owner, q: Query): Promise<Paged<LedgerEntry>> {
     const page = parsePage(q);
     const range = parseDateRange(q, this.deps.clock.now());
-    let types: LedgerEntryType[] | null = null;
-    if (typeof q.type === 'string' && q.type !== '') {
-      const parts = q.type.split(',').map((t) => t.trim());
-      if (!parts.every((t) => (LEDGER_TYPES as readonly string[]).includes(t))) {
-        throw new AppError('VALIDATION_ERROR', `type must be one of ${LEDGER_TYPES.join(', ')} (or a comma-separated list of them)`);
-      }
-      types = parts as LedgerEntryType[];
-    }
+    const types = parseLedgerTypes(q.type);
     const { entries, total } = await this.deps.ledger.list({ resellerId: who.resellerId, types, ...range, limit: page.limit, offset: page.offset });
     return { items: entries, total, page };
   }
+}
+
+/** The wallet-history type filter: one ledger entry type or a comma-separated list of them. */
+export function parseLedgerTypes(raw: unknown): LedgerEntryType[] | null {
+  if (typeof raw !== 'string' || raw === '') return null;
+  const parts = raw.split(',').map((t) => t.trim());
+  if (!parts.every((t) => (LEDGER_TYPES as readonly string[]).includes(t))) {
+    throw new AppError('VALIDATION_ERROR', `type must be one of ${LEDGER_TYPES.join(', ')} (or a comma-separated list of them)`);
+  }
+  return parts as LedgerEntryType[];
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB, LedgerEntryType } from './schema.js';
 
 export interface LedgerEntry {
@@ -50,22 +50,45 @@ export class LedgerRepo {
     return { entries, total: Number(count.n) };
   }
 
+  /** The entries of one order (its debit and at most one refund), oldest first. */
+  async forOrder(orderId: string): Promise<LedgerEntry[]> {
+    const rows = await this.db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('orders as o', 'o.id', 'l.order_id')
+      .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+      .where('l.order_id', '=', orderId)
+      .orderBy('l.id')
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
+      refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
+    }));
+  }
+
   /**
-   * Operator credit or debit: a guarded balance update and its ledger entry in one
-   * transaction. Returns null when a debit would make the balance negative.
+   * Operator credit or debit in its own transaction (seed, tests). Returns null when a
+   * debit would make the balance negative.
    */
-  async adjust(resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number } | null> {
-    return this.db.transaction().execute(async (trx) => {
-      let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now })).where('id', '=', resellerId);
-      if (amount < 0) q = q.where('balance', '>=', -amount);
-      const row = await q.returning('balance').executeTakeFirst();
-      if (!row) return null;
-      const balanceAfter = Number(row.balance);
-      await trx
-        .insertInto('ledger_entries')
-        .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now })
-        .execute();
-      return { balanceAfter };
-    });
+  async adjust(resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number; entryId: number } | null> {
+    return this.db.transaction().execute((trx) => LedgerRepo.adjustIn(trx, resellerId, amount, note, now));
+  }
+
+  /**
+   * Operator credit or debit inside the caller's transaction, so that the change and what
+   * goes with it (the audit line) commit together: a guarded balance update and its ledger
+   * entry. Returns null, having written nothing, when a debit would make the balance negative.
+   */
+  static async adjustIn(trx: Transaction<DB>, resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number; entryId: number } | null> {
+    let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now })).where('id', '=', resellerId);
+    if (amount < 0) q = q.where('balance', '>=', -amount);
+    const row = await q.returning('balance').executeTakeFirst();
+    if (!row) return null;
+    const balanceAfter = Number(row.balance);
+    const entry = await trx
+      .insertInto('ledger_entries')
+      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { balanceAfter, entryId: Number(entry.id) };
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
@@ -118,7 +118,123 @@ export class OrdersRepo {
     ]);
     return { orders: rows.map(toRecord), total: Number(count.n) };
   }
+
+  private searched(f: Omit<OrderSearch, 'limit' | 'offset'>) {
+    let q = this.db.selectFrom('orders as o');
+    if (f.resellerId !== null) q = q.where('o.reseller_id', '=', f.resellerId);
+    if (f.refId !== null) q = q.where('o.ref_id', '=', f.refId);
+    if (f.statuses) q = q.where('o.status', 'in', f.statuses);
+    if (f.from !== null) q = q.where('o.created_at', '>=', f.from);
+    if (f.to !== null) q = q.where('o.created_at', '<=', f.to);
+    if (f.needsAttention !== null) q = q.where('o.needs_attention', '=', f.needsAttention ? 1 : 0);
+    return q;
+  }
+
+  /** Newest first, ties broken by id so pages are stable. */
+  async search(f: OrderSearch): Promise<{ orders: OrderFacts[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.searched(f)
+        .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
+        .selectAll('o')
+        .select('s.name as supplier_name')
+        .orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).offset(f.offset)
+        .execute(),
+      this.searched(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { orders: rows.map(toFacts), total: Number(count.n) };
+  }
+
+  async facts(id: string): Promise<OrderFacts | null> {
+    const row = await this.db
+      .selectFrom('orders as o')
+      .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
+      .selectAll('o')
+      .select('s.name as supplier_name')
+      .where('o.id', '=', id)
+      .executeTakeFirst();
+    return row ? toFacts(row) : null;
+  }
+
+  /**
+   * The operator's manual refund, exactly once: a status-guarded update (only from
+   * processing or success) then the wallet credit and its order_refund entry, in one
+   * transaction. Concurrent refunds queue on the order row (PostgreSQL) or the single
+   * writer (SQLite) and the losers match no row; the unique (order_id, type) ledger index
+   * is the last line of defence. `inTrx` writes what must commit with it (the audit line).
+   * completed_at is stamped only if still null; no callback job (callbacks are for success
+   * and failed only).
+   */
+  async refundManually(
+    orderId: string, note: string, now: number,
+    inTrx: (trx: Transaction<DB>, r: { before: OrderRecord; after: OrderRecord; balanceAfter: number }) => Promise<void>,
+  ): Promise<ManualRefundResult> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+        if (!row) return { ok: false, current: null } as const;
+        const before = toRecord(row);
+        const updated = await trx
+          .updateTable('orders')
+          .set((eb) => ({ status: 'refunded', completed_at: eb.fn.coalesce('completed_at', eb.val(now)), updated_at: now }))
+          .where('id', '=', orderId)
+          .where('status', 'in', [...MANUALLY_REFUNDABLE])
+          .returningAll()
+          .executeTakeFirst();
+        if (!updated) {
+          const current = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+          return { ok: false, current: toRecord(current) } as const;
+        }
+        const after = toRecord(updated);
+        const wallet = await trx
+          .updateTable('resellers')
+          .set((eb) => ({ balance: eb('balance', '+', after.price), updated_at: now }))
+          .where('id', '=', after.resellerId)
+          .returning('balance')
+          .executeTakeFirstOrThrow();
+        const balanceAfter = Number(wallet.balance);
+        await trx
+          .insertInto('ledger_entries')
+          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now })
+          .execute();
+        await inTrx(trx, { before, after, balanceAfter });
+        return { ok: true, before, after, balanceAfter } as const;
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      return { ok: false, current: await this.findById(orderId) };
+    }
+  }
 }
+
+/** Operator order search: across resellers, any combination of filters. */
+export interface OrderSearch {
+  resellerId: string | null;
+  refId: string | null;
+  statuses: OrderStatus[] | null;
+  from: number | null;
+  to: number | null;
+  needsAttention: boolean | null;
+  limit: number;
+  offset: number;
+}
+
+/** An order with what fulfilment knows about it (operator views only). */
+export interface OrderFacts {
+  order: OrderRecord;
+  supplierId: string | null;
+  supplierName: string | null;
+  supplierSku: string | null;
+  routesTried: number;
+  needsAttention: boolean;
+  checkerVerified: boolean;
+}
+
+export type ManualRefundResult =
+  | { ok: true; before: OrderRecord; after: OrderRecord; balanceAfter: number }
+  | { ok: false; current: OrderRecord | null };
+
+/** The statuses an operator may refund from: failed is already refunded, refunded is final. */
+export const MANUALLY_REFUNDABLE: readonly OrderStatus[] = ['processing', 'success'];
 
 export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
   return {
@@ -126,5 +242,12 @@ export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
     target: r.target, zone: r.zone, price: Number(r.price), status: r.status, serialNumber: r.serial_number,
     failureCode: r.failure_code, failureReason: r.failure_reason, createdAt: Number(r.created_at),
     completedAt: r.completed_at === null ? null : Number(r.completed_at),
+  };
+}
+
+function toFacts(r: Selectable<OrdersTable> & { supplier_name: string | null }): OrderFacts {
+  return {
+    order: toRecord(r), supplierId: r.supplier_id, supplierName: r.supplier_name, supplierSku: r.supplier_sku,
+    routesTried: Number(r.routes_tried), needsAttention: Number(r.needs_attention) === 1, checkerVerified: Number(r.checker_verified) === 1,
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB, ResellersTable } from './schema.js';
 
 export type Tier = ResellersTable['tier'];
@@ -100,4 +100,59 @@ export class ResellersRepo {
     const res = await this.db.deleteFrom('ip_whitelist').where('reseller_id', '=', resellerId).where('ip', '=', ip).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
   }
+
+  async byEmail(email: string) {
+    return this.db.selectFrom('resellers').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  private searched(f: ResellerSearch) {
+    let q = this.db.selectFrom('resellers');
+    if (f.text) {
+      const like = `%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([
+        eb(eb.fn('lower', ['name']), 'like', sql<string>`${like} escape '\\'`),
+        eb(eb.fn('lower', ['email']), 'like', sql<string>`${like} escape '\\'`),
+      ]));
+    }
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.tier) q = q.where('tier', '=', f.tier);
+    return q;
+  }
+
+  /** Operator search: newest first, ties by id so pages are stable. */
+  async search(f: ResellerSearch & { limit: number; offset: number }) {
+    const [rows, count] = await Promise.all([
+      this.searched(f)
+        .select(['id', 'name', 'email', 'tier', 'status', 'balance', 'callback_url', 'created_at', 'updated_at'])
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+      this.searched(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, balance: Number(r.balance), created_at: Number(r.created_at), updated_at: Number(r.updated_at) })), total: Number(count.n) };
+  }
+
+  async catalogs(resellerId: string) {
+    return this.db
+      .selectFrom('reseller_catalogs as rc')
+      .innerJoin('catalogs as c', 'c.id', 'rc.catalog_id')
+      .select(['c.id', 'c.name'])
+      .where('rc.reseller_id', '=', resellerId)
+      .orderBy('c.name')
+      .execute();
+  }
+
+  /**
+   * Sets status and/or tier only while the status is one of `from` (a guarded update, so
+   * concurrent transitions cannot both win). Returns whether the row changed.
+   */
+  async transition(id: string, from: readonly ResellerStatus[], patch: { status?: ResellerStatus; tier?: Tier }, now: number): Promise<boolean> {
+    const res = await this.db.updateTable('resellers').set({ ...patch, updated_at: now }).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+}
+
+export interface ResellerSearch {
+  /** Part of the name or email, case-insensitive. */
+  text?: string;
+  status?: ResellerStatus;
+  tier?: Tier;
 }

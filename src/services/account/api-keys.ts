@@ -1,3 +1,4 @@
+import { maskApiKey } from '../../domain/api-key.js';
 import { AppError } from '../../errors.js';
 import type { ServiceCore } from '../core.js';
 import { newApiCredentials } from '../ids.js';
@@ -12,7 +13,6 @@ export type RevokePrevious = 'after_overlap' | 'now';
 export type KeyState = 'live' | 'expiring' | 'revoked';
 
 /** tk_ab12…9f3c: enough to tell keys apart, not enough to use one. */
-export const maskApiKey = (key: string) => `${key.slice(0, 7)}…${key.slice(-4)}`;
 
 export function keyState(revokedAt: number | string | null, now: number): KeyState {
   if (revokedAt === null) return 'live';

@@ -1,7 +1,8 @@
 import { AppError } from '../../errors.js';
 import type { ServiceCore } from '../core.js';
 import { bearerToken, hashToken, type AccountPrincipal } from '../sessions.js';
-import { maskApiKey, keyState } from './api-keys.js';
+import { maskApiKey } from '../../domain/api-key.js';
+import { keyState } from './api-keys.js';
 import { assertPasswordAcceptable } from './registration.js';
 
 /** The signed-in reseller's own account: profile, password, callback URL. */

@@ -2,6 +2,10 @@ import type { ServiceCore } from '../core.js';
 import { OperatorAccounts } from './operators.js';
 import { ManageCatalog } from './manage-catalog.js';
 import { ManageSupply } from '../manage-supply.js';
+import { AdjustWallet } from './adjust-wallet.js';
+import { AuditLog } from './audit-log.js';
+import { ManageResellers } from './manage-resellers.js';
+import { OperatorOrders } from './operator-orders.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -9,6 +13,11 @@ export function createOperatorServices(core: ServiceCore) {
     operators: new OperatorAccounts(core),
     catalog: new ManageCatalog(core),
     supply: new ManageSupply(core),
+    resellers: new ManageResellers(core),
+    wallet: new AdjustWallet(core),
+    orders: new OperatorOrders(core),
+    audit: new AuditLog(core),
+    currency: core.currency,
   };
 }
 export type OperatorServices = ReturnType<typeof createOperatorServices>;

@@ -7,6 +7,9 @@ import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js'
 import { Ok, SessionData, SignInBody } from '../../schemas.js';
 import { catalogRoutes } from './catalog.js';
 import { supplyRoutes } from './supply.js';
+import { auditRoutes } from './audit.js';
+import { orderRoutes } from './orders.js';
+import { resellerRoutes } from './resellers.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -23,6 +26,9 @@ export function adminApi(deps: AdminApiDeps) {
     authRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
     supplyRoutes(kit, deps.services);
+    resellerRoutes(kit, deps);
+    orderRoutes(kit, deps);
+    auditRoutes(kit, deps);
   };
 }
 

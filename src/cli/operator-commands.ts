@@ -1,0 +1,89 @@
+import { toMajor } from '../domain/money.js';
+import { CLI_ACTOR } from '../services/operator/actor.js';
+import { findOrderId, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
+
+/**
+ * Operator actions from the command line, through the same services as /admin/v1.
+ * They are audited with operator_id "cli".
+ */
+
+async function operatorAdd(args: string[]) {
+  const usage = 'topup operator-add EMAIL NAME [--json]';
+  const { positional: [email, ...name], json } = parseArgs(args, [], usage);
+  if (!email || name.length === 0) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const o = await p.operator.operators.create(email, name.join(' '), CLI_ACTOR);
+    output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email} added; password (shown once): ${o.password}`);
+  });
+}
+
+async function resellerCreate(args: string[]) {
+  const usage = 'topup reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true] [--json]';
+  const { positional: [email, ...name], flags, json } = parseArgs(args, ['tier', 'approve'], usage);
+  if (!email || name.length === 0 || (flags.approve !== undefined && !['true', 'false'].includes(flags.approve))) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const r = await p.operator.resellers.create({ email, name: name.join(' '), tier: flags.tier, approve: flags.approve === 'true' }, CLI_ACTOR);
+    output(json, { id: r.id, email: r.email, name: r.name, tier: r.tier, status: r.status }, `reseller ${r.email} created: ${r.status}, ${r.tier} (id ${r.id})`);
+  });
+}
+
+async function resellerApprove(args: string[]) {
+  const usage = 'topup reseller-approve EMAIL --tier gold|platinum|diamond [--json]';
+  const { positional: [email], flags, json } = parseArgs(args, ['tier'], usage);
+  if (!email || !flags.tier) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const id = await p.operator.resellers.idByEmail(email);
+    const r = await p.operator.resellers.approve(id, flags.tier!, CLI_ACTOR);
+    output(json, { id: r.id, email: r.email, tier: r.tier, status: r.status }, `reseller ${r.email} approved: ${r.status}, ${r.tier}`);
+  });
+}
+
+function walletCommand(kind: 'credit' | 'debit') {
+  return async (args: string[]) => {
+    const usage = `topup ${kind} EMAIL AMOUNT --note TEXT [--json]`;
+    const { positional: [email, amount], flags, json } = parseArgs(args, ['note'], usage);
+    if (!email || amount === undefined || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
+    await withPlatform(async (p) => {
+      const id = await p.operator.resellers.idByEmail(email);
+      const { entry } = await p.operator.wallet[kind](id, amount, flags.note!, CLI_ACTOR);
+      const major = (m: number) => toMajor(m, p.core.currency.decimals);
+      output(json, { reseller_id: id, entry_id: String(entry.id), type: entry.type, amount: major(entry.amount), balance: major(entry.balanceAfter) },
+        `${kind} of ${major(Math.abs(entry.amount))} ${p.core.currency.code} for ${email}; balance now ${major(entry.balanceAfter)}`);
+    });
+  };
+}
+
+async function refund(args: string[]) {
+  const usage = 'topup refund ORDER --note TEXT [--json]   (ORDER: id or ORD- code)';
+  const { positional: [order], flags, json } = parseArgs(args, ['note'], usage);
+  if (!order || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const orderId = await findOrderId(p, order);
+    const r = await p.operator.orders.refund(orderId, flags.note!, CLI_ACTOR);
+    const entry = r.ledger.find((e) => e.type === 'order_refund')!;
+    const major = (m: number) => toMajor(m, p.core.currency.decimals);
+    output(json, { order_id: orderId, status: r.order.status, refunded: major(entry.amount), balance: major(entry.balanceAfter) },
+      `order ${orderId} refunded: ${major(entry.amount)} ${p.core.currency.code} back to the reseller (balance ${major(entry.balanceAfter)})`);
+  });
+}
+
+export const operatorCommands: CommandSet = {
+  usage: `  operator-add EMAIL NAME     add an operator; prints the generated password once
+  reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true]
+                             create a reseller (pending unless approved at once)
+  reseller-approve EMAIL --tier T
+                             approve a pending reseller with a tier
+  credit EMAIL AMOUNT --note TEXT
+  debit EMAIL AMOUNT --note TEXT
+                             credit or debit a reseller's wallet (major units; a ledger entry)
+  refund ORDER --note TEXT   refund a processing or success order (id or ORD- code)
+                             (these operator actions are audited as operator "cli"; all take --json)`,
+  commands: {
+    'operator-add': operatorAdd,
+    'reseller-create': resellerCreate,
+    'reseller-approve': resellerApprove,
+    credit: walletCommand('credit'),
+    debit: walletCommand('debit'),
+    refund,
+  },
+};

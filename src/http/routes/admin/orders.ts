@@ -1,0 +1,101 @@
+import { Type } from '@sinclair/typebox';
+import { pageMeta } from '../../../domain/list-query.js';
+import type { JsonApiKit } from '../../json-api.js';
+import { presenters } from '../../presenters.js';
+import { IdParams, IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
+import type { AdminApiDeps } from './index.js';
+import { LedgerEntry, Order } from './shared-schemas.js';
+
+const OrderSummary = Type.Object({
+  ...Order.properties,
+  reseller_id: Type.String(),
+  needs_attention: Type.Boolean({ description: 'fulfilment got no definite supplier answer in time; a human should look' }),
+  supplier: Nullable(Type.String({ description: 'name of the supplier the order was last submitted to' })),
+});
+
+const CallbackDelivery = Type.Object({
+  callback_id: Type.String(), round: Type.Integer(), status: Type.String(), url: Nullable(Type.String()), attempts: Type.Integer(),
+  next_attempt_at: Nullable(IsoTime()),
+  attempt_log: Type.Array(Type.Object({
+    attempt: Type.Integer(), started_at: IsoTime(), duration_ms: Type.Integer(), http_status: Nullable(Type.Integer()),
+    error: Nullable(Type.String()), response_snippet: Nullable(Type.String()),
+  })),
+});
+
+const OrderDetail = Type.Object({
+  ...OrderSummary.properties,
+  fulfilment: Type.Object({
+    supplier_id: Nullable(Type.String()), supplier: Nullable(Type.String()), supplier_sku: Nullable(Type.String()),
+    routes_tried: Type.Integer(), needs_attention: Type.Boolean(), checker_verified: Type.Boolean(),
+  }),
+  ledger: Type.Array(LedgerEntry),
+  callbacks: Type.Array(CallbackDelivery),
+});
+
+/** /admin/v1/orders: search across resellers, one order in full, manual refund, callback resend. */
+export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
+  const { orders } = deps.services;
+  const present = presenters(deps.services.currency.decimals);
+  type Facts = Awaited<ReturnType<typeof orders.search>>['items'][number];
+  const summary = (f: Facts) => ({ ...present.order(f.order), reseller_id: f.order.resellerId, needs_attention: f.needsAttention, supplier: f.supplierName });
+  const detail = (d: Awaited<ReturnType<typeof orders.view>>) => ({
+    ...summary(d),
+    fulfilment: {
+      supplier_id: d.supplierId, supplier: d.supplierName, supplier_sku: d.supplierSku, routes_tried: d.routesTried,
+      needs_attention: d.needsAttention, checker_verified: d.checkerVerified,
+    },
+    ledger: d.ledger.map(present.ledgerEntry),
+    callbacks: present.callbackLog(d.order, d.callbacks).deliveries,
+  });
+
+  kit.route({
+    method: 'GET', url: '/orders', tag: 'Orders', paged: true,
+    summary: 'Search orders across resellers, newest first (date rules as API v1: at most 90 days)',
+    query: Type.Object({
+      status: Type.Optional(Type.String({ description: 'processing, success, failed, refunded, or a comma-separated list' })),
+      reseller_id: Type.Optional(Type.String({ maxLength: 100 })),
+      ref_id: Type.Optional(Type.String({ maxLength: 100 })),
+      start_date: Type.Optional(Type.String()), end_date: Type.Optional(Type.String()),
+      needs_attention: Type.Optional(Type.String({ description: 'true or false' })),
+      ...PageQueryProps,
+    }, { additionalProperties: false }),
+    response: Type.Object({ orders: Type.Array(OrderSummary) }),
+    errors: ['INVALID_PAGINATION', 'INVALID_STATUS_FILTER', 'INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'],
+    handler: async ({ query }) => {
+      const r = await orders.search(query);
+      return { data: { orders: r.items.map(summary) }, meta: pageMeta(r.total, r.page) };
+    },
+  });
+
+  kit.route({
+    method: 'GET', url: '/orders/:id', tag: 'Orders',
+    summary: 'One order with its ledger entries, callback delivery log and fulfilment facts',
+    params: IdParams, response: OrderDetail,
+    errors: ['NOT_FOUND'],
+    handler: async ({ params }) => ({ data: detail(await orders.view(params.id)) }),
+  });
+
+  kit.route({
+    method: 'POST', url: '/orders/:id/refund', tag: 'Orders',
+    summary: 'Refund a processing or success order manually (status refunded, order_refund entry; exactly once; no callback)',
+    description: 'failed orders were already refunded and refunded is final: both answer INVALID_STATE. '
+      + 'A processing order refunded here is never completed by fulfilment afterwards; if the supplier delivers anyway, settle that with the supplier.',
+    params: IdParams,
+    body: Type.Object({ note: Type.String({ minLength: 1, maxLength: 500, description: 'required; kept on the refund entry and in the audit log' }) }, { additionalProperties: false }),
+    response: OrderDetail,
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
+    handler: async ({ params, body, who }) => ({ data: detail(await orders.refund(params.id, body.note, who.operatorId)) }),
+  });
+
+  kit.route({
+    method: 'POST', url: '/orders/:id/resend-callback', tag: 'Orders',
+    summary: 'A new round of callback attempts for a success or failed order',
+    params: IdParams,
+    response: Type.Object({ order_id: Type.String(), round: Type.Integer(), queued: Type.Literal(true) }),
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
+    handler: async ({ params, who }) => {
+      const r = await orders.resendCallback(params.id, who.operatorId);
+      return { data: { order_id: r.orderId, round: r.round, queued: true } };
+    },
+  });
+}

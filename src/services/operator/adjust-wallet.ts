@@ -1,0 +1,80 @@
+import { parseDateRange, parsePage } from '../../domain/list-query.js';
+import { parseDecimalPrice, toMajor } from '../../domain/money.js';
+import { AppError } from '../../errors.js';
+import { AuditRepo } from '../../store/audit-repo.js';
+import { LedgerRepo, type LedgerEntry } from '../../store/ledger-repo.js';
+import type { ServiceCore } from '../core.js';
+import { parseLedgerTypes } from '../reseller-queries.js';
+import type { Actor } from './actor.js';
+
+const MAX_NOTE = 500;
+
+/**
+ * Operator credits and debits of a reseller's wallet: always a ledger entry through the
+ * guarded balance update (never a direct balance edit), with the audit line in the same
+ * transaction. The note is required: it is what the reseller reads in wallet-history.
+ */
+export class AdjustWallet {
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'currency'>) {}
+
+  credit(resellerId: string, amount: number | string, note: string, actor: Actor) {
+    return this.adjust(resellerId, 'credit', amount, note, actor);
+  }
+
+  debit(resellerId: string, amount: number | string, note: string, actor: Actor) {
+    return this.adjust(resellerId, 'debit', amount, note, actor);
+  }
+
+  /** The reseller's ledger as API v1 shows it, newest first (same filters: type, dates, page). */
+  async history(resellerId: string, q: Record<string, unknown>) {
+    const page = parsePage(q);
+    const range = parseDateRange(q, this.core.clock.now());
+    const types = parseLedgerTypes(q.type);
+    if ((await this.core.repos.ledger.balance(resellerId)) === null) throw notFound(resellerId);
+    const { entries, total } = await this.core.repos.ledger.list({ resellerId, types, ...range, limit: page.limit, offset: page.offset });
+    return { items: entries, total, page };
+  }
+
+  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor) {
+    const minor = this.minorUnits(amount);
+    const note = rawNote.trim();
+    if (!note) throw new AppError('VALIDATION_ERROR', 'note is required: say why the balance changes (the reseller sees it)');
+    if (note.length > MAX_NOTE) throw new AppError('VALIDATION_ERROR', `note must be at most ${MAX_NOTE} characters`);
+    const signed = kind === 'credit' ? minor : -minor;
+    const now = this.core.clock.now();
+    const result = await this.core.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
+      if (!before) throw notFound(resellerId);
+      const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);
+      if (!done) {
+        throw new AppError('INSUFFICIENT_BALANCE', `the balance (${this.major(Number(before.balance))}) is less than the debit (${this.major(minor)}); nothing was changed`);
+      }
+      await AuditRepo.record(trx, {
+        operatorId: actor, action: `wallet.${kind}`, targetKind: 'reseller', targetId: resellerId,
+        before: { balance: this.major(done.balanceAfter - signed) },
+        after: { balance: this.major(done.balanceAfter), amount: this.major(signed), ledger_entry_id: String(done.entryId) }, note,
+      }, now);
+      return done;
+    });
+    const entry: LedgerEntry = { id: result.entryId, type: kind, amount: signed, balanceAfter: result.balanceAfter, orderId: null, refId: null, note, createdAt: now };
+    return { resellerId, entry };
+  }
+
+  /** Amounts arrive in major units; they must be > 0 and exact in the currency's minor units. */
+  private minorUnits(amount: number | string): number {
+    const parsed = parseDecimalPrice(amount, this.core.currency.decimals);
+    if (!parsed.ok) {
+      throw new AppError('VALIDATION_ERROR', parsed.reason === 'precision'
+        ? `amount has more decimals than ${this.core.currency.code} allows (${this.core.currency.decimals})`
+        : 'amount must be a positive number in major units');
+    }
+    if (parsed.minor <= 0) throw new AppError('VALIDATION_ERROR', 'amount must be greater than 0');
+    return parsed.minor;
+  }
+
+  private major(minor: number) {
+    return toMajor(minor, this.core.currency.decimals);
+  }
+}
+
+const notFound = (id: string) => new AppError('NOT_FOUND', `no reseller with id ${id}`);

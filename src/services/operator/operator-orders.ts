@@ -1,0 +1,93 @@
+import { parseDateRange, parsePage, parseStatusFilter } from '../../domain/list-query.js';
+import { assertNoControlChars } from '../../domain/order-request.js';
+import { toMajor } from '../../domain/money.js';
+import { AppError } from '../../errors.js';
+import { AuditRepo } from '../../store/audit-repo.js';
+import { MANUALLY_REFUNDABLE } from '../../store/orders-repo.js';
+import type { ServiceCore } from '../core.js';
+import type { Actor } from './actor.js';
+
+const MAX_NOTE = 500;
+
+/**
+ * The operator's view of orders across resellers, the manual refund and the callback
+ * resend. The refund is exactly once (see OrdersRepo.refundManually); fulfilment's own
+ * terminal updates are guarded by status = 'processing', so a refunded order is never
+ * later marked success or failed (nor refunded again) by the worker.
+ */
+export class OperatorOrders {
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'currency' | 'resendCallback'>) {}
+
+  async search(q: Record<string, string | undefined>) {
+    const page = parsePage(q);
+    const statuses = parseStatusFilter(q.status);
+    const range = parseDateRange(q, this.core.clock.now());
+    const refId = q.ref_id ? q.ref_id : null;
+    if (refId !== null) {
+      if (refId.length > 100) throw new AppError('VALIDATION_ERROR', 'ref_id must be at most 100 characters');
+      assertNoControlChars('ref_id', refId);
+    }
+    let needsAttention: boolean | null = null;
+    if (q.needs_attention !== undefined && q.needs_attention !== '') {
+      if (q.needs_attention !== 'true' && q.needs_attention !== 'false') throw new AppError('VALIDATION_ERROR', 'needs_attention must be true or false');
+      needsAttention = q.needs_attention === 'true';
+    }
+    const { orders, total } = await this.core.repos.orders.search({
+      resellerId: q.reseller_id ? q.reseller_id : null, refId, statuses, ...range, needsAttention, limit: page.limit, offset: page.offset,
+    });
+    return { items: orders, total, page };
+  }
+
+  /** One order with its ledger entries, its callback delivery log and its fulfilment facts. */
+  async view(orderId: string) {
+    const facts = await this.core.repos.orders.facts(orderId);
+    if (!facts) throw notFound(orderId);
+    const [ledger, callbacks] = await Promise.all([this.core.repos.ledger.forOrder(orderId), this.core.repos.callbacks.log(orderId)]);
+    return { ...facts, ledger, callbacks };
+  }
+
+  /**
+   * Manual refund with a required note: only from processing (stuck) or success; failed is
+   * already refunded and refunded is final (INVALID_STATE). No callback is sent.
+   */
+  async refund(orderId: string, rawNote: string, actor: Actor) {
+    const note = requiredNote(rawNote);
+    const now = this.core.clock.now();
+    const money = (m: number) => toMajor(m, this.core.currency.decimals);
+    const result = await this.core.repos.orders.refundManually(orderId, note, now, async (trx, r) => {
+      await AuditRepo.record(trx, {
+        operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
+        before: { status: r.before.status, completed_at: r.before.completedAt },
+        after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
+        note,
+      }, now);
+    });
+    if (!result.ok) {
+      if (!result.current) throw notFound(orderId);
+      const why = result.current.status === 'failed' ? 'a failed order was already refunded automatically' : 'a refunded order is final';
+      throw new AppError('INVALID_STATE', `only processing or success orders can be refunded (${MANUALLY_REFUNDABLE.join(', ')}); ${why}`);
+    }
+    return this.view(orderId);
+  }
+
+  /** A new round of callback attempts for a success or failed order, audited. */
+  async resendCallback(orderId: string, actor: Actor) {
+    const order = await this.core.repos.orders.findById(orderId);
+    if (!order) throw notFound(orderId);
+    if (order.status !== 'success' && order.status !== 'failed') {
+      throw new AppError('INVALID_STATE', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
+    }
+    const { round } = await this.core.resendCallback.execute(orderId);
+    await this.core.repos.audit.record({ operatorId: actor, action: 'order.resend_callback', targetKind: 'order', targetId: orderId, before: null, after: { round } }, this.core.clock.now());
+    return { orderId, round };
+  }
+}
+
+function requiredNote(raw: string): string {
+  const note = raw.trim();
+  if (!note) throw new AppError('VALIDATION_ERROR', 'note is required: say why the order is refunded');
+  if (note.length > MAX_NOTE) throw new AppError('VALIDATION_ERROR', `note must be at most ${MAX_NOTE} characters`);
+  return note;
+}
+
+const notFound = (id: string) => new AppError('NOT_FOUND', `no order with id ${id}`);
