@@ -37,6 +37,8 @@ import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
 import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
+import { readVersions, VersionWatch } from './store/cache-versions.js';
+import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
@@ -55,6 +57,8 @@ export interface Platform {
   secrets: SecretBox;
   limiter: RateLimiter;
   repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo };
+  /** The in-process catalog cache the reseller API reads (invalidated via cache_versions). */
+  catalogCache: CatalogCache;
   clock: Clock;
   ids: IdGenerator;
   /** The durable job runner (fulfilment, callbacks); started by startBackground(). */
@@ -92,7 +96,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const { db } = database;
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
-  const auth = new Authenticator(repos.resellers, secrets, clock);
+  // One read of the shared cache versions per request validates every in-process cache.
+  const versions = new VersionWatch(() => readVersions(db));
+  const catalogCache = new CatalogCache(repos.catalog, versions);
+  const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
@@ -121,11 +128,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
-    orders: repos.orders, catalog: repos.catalog, gate: new SupplierGate(repos.catalog), checker: sandboxChecker,
+    orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,
     checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake(),
   });
-  const validateAccount = new ValidateAccount({ catalog: repos.catalog, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
-  const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
+  const validateAccount = new ValidateAccount({ catalog: catalogCache, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
+  const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, ledger: repos.ledger, clock });
 
   const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
@@ -144,7 +151,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
+    config, logger, database, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
     startBackground() {
       runner.start();
       void refreshSafely();

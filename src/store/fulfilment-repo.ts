@@ -140,13 +140,13 @@ export class FulfilmentRepo {
       const price = Number(order.price);
       const wallet = await trx
         .updateTable('resellers')
-        .set((eb) => ({ balance: eb('balance', '+', price), updated_at: now }))
+        .set((eb) => ({ balance: eb('balance', '+', price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
         .where('id', '=', order.reseller_id)
-        .returning('balance')
+        .returning(['balance', 'ledger_seq'])
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('ledger_entries')
-        .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now })
+        .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq) })
         .execute();
       await enqueueJob(trx, { kind: JOB_KINDS.deliverCallback, payload: { orderId }, runAt: now }, now);
       return true;

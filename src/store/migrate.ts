@@ -3,12 +3,13 @@ import type { Database } from './db.js';
 import { initial } from './migrations/001_initial.js';
 import { fulfilment } from './migrations/002_fulfilment.js';
 import { callbacks } from './migrations/003_callbacks.js';
+import { readPaths } from './migrations/006_read_paths.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect) };
+      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '006_read_paths': readPaths(db.dialect) };
     },
   };
 }

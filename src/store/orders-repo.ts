@@ -52,37 +52,42 @@ export class OrdersRepo {
   }
 
   /**
-   * The order transaction: the order row, the guarded wallet debit, its ledger entry and the
-   * fulfilment job commit together or not at all. The order insert comes first so that
-   * concurrent duplicates of one ref_id queue on the unique index and lose there, before
-   * they ever touch the balance.
+   * The order transaction: the guarded wallet debit (which also takes the order's and the
+   * ledger entry's per-reseller sequence numbers), the order row, its ledger entry and the
+   * fulfilment job commit together or not at all. The debit comes first: every order of a
+   * reseller takes that reseller's row lock before anything else, so concurrent orders of
+   * one reseller are serialized there (a duplicate ref_id then fails on the unique index,
+   * or, when the balance is short, is recognized as a duplicate before INSUFFICIENT_BALANCE).
    */
   async placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
     try {
       return await this.db.transaction().execute(async (trx) => {
+        const debited = await trx
+          .updateTable('resellers')
+          .set((eb) => ({ balance: eb('balance', '-', o.price), order_seq: eb('order_seq', '+', 1), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+          .where('id', '=', o.resellerId)
+          .where('balance', '>=', o.price)
+          .returning(['balance', 'order_seq', 'ledger_seq'])
+          .executeTakeFirst();
+        if (!debited) {
+          // Same answer as before the reorder: a duplicate is a duplicate even when broke.
+          const dup = await trx.selectFrom('orders').select('id').where('reseller_id', '=', o.resellerId).where('ref_id', '=', o.refId).executeTakeFirst();
+          if (dup) throw new DuplicateRefId();
+          const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
+          throw new InsufficientBalance(Number(current?.balance ?? 0));
+        }
         await trx
           .insertInto('orders')
           .values({
             id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
             category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
             serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
-            checker_verified: o.checkerVerified ? 1 : 0,
+            checker_verified: o.checkerVerified ? 1 : 0, seq: Number(debited.order_seq),
           })
           .execute();
-        const debited = await trx
-          .updateTable('resellers')
-          .set((eb) => ({ balance: eb('balance', '-', o.price), updated_at: now }))
-          .where('id', '=', o.resellerId)
-          .where('balance', '>=', o.price)
-          .returning('balance')
-          .executeTakeFirst();
-        if (!debited) {
-          const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
-          throw new InsufficientBalance(Number(current?.balance ?? 0));
-        }
         await trx
           .insertInto('ledger_entries')
-          .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now })
+          .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq) })
           .execute();
         await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
         return {
@@ -106,19 +111,68 @@ export class OrdersRepo {
   }
 
   /**
-   * Newest first; ties broken by id so pages are stable. The page is chosen on ids alone
-   * (a deferred join): the offset walks the (reseller, created_at, id) index without
-   * reading the rows it skips, and only the page's rows are fetched.
+   * Newest first. Unfiltered (the common case): the reseller's order_seq is the exact total
+   * and the page is a seq range on the (reseller_id, seq) index, so page 20,000 costs what
+   * page 1 costs. Filtered: the page walks the (reseller, [status,] created_at, id) index
+   * (a deferred join: skipped entries are never read as rows) and the exact total comes
+   * from countMatching().
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
+    if (!f.statuses && f.from === null && f.to === null) {
+      const r = await this.db.selectFrom('resellers').select('order_seq').where('id', '=', f.resellerId).executeTakeFirst();
+      const total = Number(r?.order_seq ?? 0);
+      const hi = total - f.offset;
+      if (hi < 1) return { orders: [], total };
+      const rows = await this.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('reseller_id', '=', f.resellerId)
+        .where('seq', '>=', Math.max(1, hi - f.limit + 1))
+        .where('seq', '<=', hi)
+        .orderBy('seq', 'desc')
+        .execute();
+      return { orders: rows.map(toRecord), total };
+    }
     const pageIds = this.filtered(f).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset);
-    const [rows, count] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
-      this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.countMatching(f),
     ]);
-    return { orders: rows.map(toRecord), total: Number(count.n) };
+    return { orders: rows.map(toRecord), total };
+  }
+
+  /**
+   * Exact count of a filtered list. Whole UTC days inside the range are summed from
+   * order_counts (kept by triggers in the writing transactions: at most ~90 rows per
+   * status); only the partial days at the edges of a range given with times are counted
+   * on the index, so the cost is bounded by one day's orders, never by the history.
+   */
+  async countMatching(f: Omit<OrderListFilter, 'limit' | 'offset'>): Promise<number> {
+    const buckets = (fromDay: number | null, toDay: number | null) => {
+      let q = this.db.selectFrom('order_counts').select((eb) => eb.fn.sum<number | string | null>('n').as('n')).where('reseller_id', '=', f.resellerId);
+      if (f.statuses) q = q.where('status', 'in', f.statuses);
+      if (fromDay !== null) q = q.where('day', '>=', fromDay);
+      if (toDay !== null) q = q.where('day', '<=', toDay);
+      return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
+    };
+    const exact = (from: number, to: number) =>
+      this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+    if (f.from === null && f.to === null) return buckets(null, null);
+    const from = f.from ?? 0;
+    const to = f.to ?? Number.MAX_SAFE_INTEGER;
+    if (from > to) return 0;
+    // First and last whole days inside [from, to].
+    const firstFull = Math.ceil(from / DAY_MS);
+    const lastFull = Math.floor((to + 1) / DAY_MS) - 1;
+    if (firstFull > lastFull) return exact(from, to);
+    const parts: Promise<number>[] = [buckets(firstFull, lastFull)];
+    if (from < firstFull * DAY_MS) parts.push(exact(from, firstFull * DAY_MS - 1));
+    if (to >= (lastFull + 1) * DAY_MS) parts.push(exact((lastFull + 1) * DAY_MS, to));
+    return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
   }
 }
+
+const DAY_MS = 86_400_000;
 
 export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
   return {

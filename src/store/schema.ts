@@ -15,6 +15,9 @@ export interface ResellersTable {
   callback_url: string | null;
   created_at: number;
   updated_at: number;
+  /** Orders / ledger entries of this reseller so far: the last seq taken (migration 006). */
+  order_seq: Generated<number>;
+  ledger_seq: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -117,6 +120,8 @@ export interface OrdersTable {
   routes_tried: Generated<number>;
   needs_attention: Generated<number>;
   checker_verified: Generated<number>;
+  /** Per-reseller 1..N, gap-free, taken in the order transaction (migration 006). */
+  seq: Generated<number | null>;
 }
 
 export interface SupplierHealthTable {
@@ -152,6 +157,8 @@ export interface LedgerEntriesTable {
   order_id: string | null;
   note: string | null;
   created_at: number;
+  /** Per-reseller 1..N, gap-free; a trigger fills it for writers that leave it out (migration 006). */
+  seq: Generated<number | null>;
 }
 
 export interface JobsTable {
@@ -207,6 +214,22 @@ export interface DB {
   supplier_health: SupplierHealthTable;
   sandbox_orders: SandboxOrdersTable;
   system_state: SystemStateTable;
+  order_counts: OrderCountsTable;
+  cache_versions: CacheVersionsTable;
   callback_deliveries: CallbackDeliveriesTable;
   callback_attempts: CallbackAttemptsTable;
+}
+
+/** Orders per reseller, UTC day of created_at and status; kept by triggers (migration 006). */
+export interface OrderCountsTable {
+  reseller_id: string;
+  day: number;
+  status: string;
+  n: number;
+}
+
+/** Bumped by triggers whenever data an in-process cache holds changes (migration 006). */
+export interface CacheVersionsTable {
+  name: string;
+  version: number;
 }
