@@ -81,6 +81,14 @@ export interface PlatformOverrides {
   clock?: Clock;
 }
 
+/**
+ * Group commit of the order transaction (OrdersRepo): SQLite has one writer, so one group
+ * at a time; PostgreSQL runs a few groups at once (different resellers proceed in
+ * parallel; one reseller's orders serialize on its row anyway). Sizes bound the wait of
+ * the last order in a group.
+ */
+const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
+
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
@@ -94,7 +102,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
-  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db), ledger: new LedgerRepo(db) };
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect]), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   // One read of the shared cache versions per request validates every in-process cache.
   const versions = new VersionWatch(() => readVersions(db));

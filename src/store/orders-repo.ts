@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
@@ -34,8 +34,6 @@ export interface OrderListFilter {
 }
 
 export class OrdersRepo {
-  constructor(private readonly db: Kysely<DB>) {}
-
   async findByRef(resellerId: string, refId: string): Promise<OrderRecord | null> {
     const row = await this.db.selectFrom('orders').selectAll().where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
     return row ? toRecord(row) : null;
@@ -52,53 +50,78 @@ export class OrdersRepo {
   }
 
   /**
-   * The order transaction: the guarded wallet debit (which also takes the order's and the
-   * ledger entry's per-reseller sequence numbers), the order row, its ledger entry and the
-   * fulfilment job commit together or not at all. The debit comes first: every order of a
-   * reseller takes that reseller's row lock before anything else, so concurrent orders of
-   * one reseller are serialized there (a duplicate ref_id then fails on the unique index,
-   * or, when the balance is short, is recognized as a duplicate before INSUFFICIENT_BALANCE).
+   * Group commit: concurrent orders are committed together in small groups (one
+   * transaction, one WAL flush / fsync for the group), each inside its own savepoint, so
+   * every order keeps its own ref_id uniqueness, guarded debit and exact error: an order
+   * that fails rolls back to its savepoint and the others commit. If the group's
+   * transaction itself fails (a deadlock, a lost connection), nothing of it committed, and
+   * each order is retried alone. Groups lock resellers in id order so that concurrent
+   * groups cannot deadlock each other. On SQLite (one writer) one group runs at a time.
    */
-  async placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        const debited = await trx
-          .updateTable('resellers')
-          .set((eb) => ({ balance: eb('balance', '-', o.price), order_seq: eb('order_seq', '+', 1), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
-          .where('id', '=', o.resellerId)
-          .where('balance', '>=', o.price)
-          .returning(['balance', 'order_seq', 'ledger_seq'])
-          .executeTakeFirst();
-        if (!debited) {
-          // Same answer as before the reorder: a duplicate is a duplicate even when broke.
-          const dup = await trx.selectFrom('orders').select('id').where('reseller_id', '=', o.resellerId).where('ref_id', '=', o.refId).executeTakeFirst();
-          if (dup) throw new DuplicateRefId();
-          const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
-          throw new InsufficientBalance(Number(current?.balance ?? 0));
-        }
-        await trx
-          .insertInto('orders')
-          .values({
-            id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
-            category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
-            serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
-            checker_verified: o.checkerVerified ? 1 : 0, seq: Number(debited.order_seq),
-          })
-          .execute();
-        await trx
-          .insertInto('ledger_entries')
-          .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq) })
-          .execute();
-        await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
-        return {
-          id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
-          target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
-          failureReason: null, createdAt: now, completedAt: null,
-        } satisfies OrderRecord;
+  private queue: { o: NewOrder; now: number; resolve: (r: OrderRecord) => void; reject: (e: unknown) => void }[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly group: { maxSize: number; concurrency: number } = { maxSize: 32, concurrency: 1 },
+  ) {}
+
+  placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ o, now, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.running < this.group.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.group.maxSize);
+      this.running++;
+      void this.commitGroup(batch).finally(() => {
+        this.running--;
+        this.pump();
       });
+    }
+  }
+
+  private async commitGroup(batch: OrdersRepo['queue']) {
+    if (batch.length === 1) {
+      const [one] = batch;
+      await this.placeAlone(one!.o, one!.now).then(one!.resolve, one!.reject);
+      return;
+    }
+    batch.sort((x, y) => (x.o.resellerId < y.o.resellerId ? -1 : x.o.resellerId > y.o.resellerId ? 1 : 0));
+    let outcomes: ({ ok: OrderRecord } | { err: unknown })[];
+    try {
+      outcomes = await this.db.transaction().execute(async (trx) => {
+        const out: ({ ok: OrderRecord } | { err: unknown })[] = [];
+        for (const item of batch) {
+          await sql`savepoint one_order`.execute(trx);
+          try {
+            out.push({ ok: await placeIn(trx, item.o, item.now) });
+            await sql`release savepoint one_order`.execute(trx);
+          } catch (e) {
+            await sql`rollback to savepoint one_order`.execute(trx);
+            await sql`release savepoint one_order`.execute(trx);
+            out.push({ err: mapOrderError(e) });
+          }
+        }
+        return out;
+      });
+    } catch {
+      // Nothing of the group committed: each order on its own, with its own answer.
+      await Promise.all(batch.map((item) => this.placeAlone(item.o, item.now).then(item.resolve, item.reject)));
+      return;
+    }
+    outcomes.forEach((r, i) => ('ok' in r ? batch[i]!.resolve(r.ok) : batch[i]!.reject(r.err)));
+  }
+
+  /** The order transaction alone (see placeIn). */
+  private async placeAlone(o: NewOrder, now: number): Promise<OrderRecord> {
+    try {
+      return await this.db.transaction().execute((trx) => placeIn(trx, o, now));
     } catch (e) {
-      if (isUniqueViolation(e)) throw new DuplicateRefId();
-      throw e;
+      throw mapOrderError(e);
     }
   }
 
@@ -173,6 +196,54 @@ export class OrdersRepo {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The order transaction: the guarded wallet debit (which also takes the order's and the
+ * ledger entry's per-reseller sequence numbers), the order row, its ledger entry and the
+ * fulfilment job commit together or not at all. The debit comes first: every order of a
+ * reseller takes that reseller's row lock before anything else, so concurrent orders of
+ * one reseller are serialized there (a duplicate ref_id then fails on the unique index,
+ * or, when the balance is short, is recognized as a duplicate before INSUFFICIENT_BALANCE).
+ */
+async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<OrderRecord> {
+  const debited = await trx
+    .updateTable('resellers')
+    .set((eb) => ({ balance: eb('balance', '-', o.price), order_seq: eb('order_seq', '+', 1), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+    .where('id', '=', o.resellerId)
+    .where('balance', '>=', o.price)
+    .returning(['balance', 'order_seq', 'ledger_seq'])
+    .executeTakeFirst();
+  if (!debited) {
+    // Same answer as before the reorder: a duplicate is a duplicate even when broke.
+    const dup = await trx.selectFrom('orders').select('id').where('reseller_id', '=', o.resellerId).where('ref_id', '=', o.refId).executeTakeFirst();
+    if (dup) throw new DuplicateRefId();
+    const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
+    throw new InsufficientBalance(Number(current?.balance ?? 0));
+  }
+  await trx
+    .insertInto('orders')
+    .values({
+      id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
+      category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
+      serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
+      checker_verified: o.checkerVerified ? 1 : 0, seq: Number(debited.order_seq),
+    })
+    .execute();
+  await trx
+    .insertInto('ledger_entries')
+    .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq) })
+    .execute();
+  await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
+  return {
+    id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
+    target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
+    failureReason: null, createdAt: now, completedAt: null,
+  } satisfies OrderRecord;
+}
+
+function mapOrderError(e: unknown): unknown {
+  return isUniqueViolation(e) ? new DuplicateRefId() : e;
+}
 
 export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
   return {
