@@ -37,6 +37,8 @@ import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
 import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
+import { readVersions, VersionWatch } from './store/cache-versions.js';
+import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
@@ -65,6 +67,8 @@ export interface Platform {
   secrets: SecretBox;
   limiter: RateLimiter;
   repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo };
+  /** The in-process catalog cache the reseller API reads (invalidated via cache_versions). */
+  catalogCache: CatalogCache;
   clock: Clock;
   ids: IdGenerator;
   /** The durable job runner (fulfilment, callbacks); started by startBackground(). */
@@ -95,6 +99,14 @@ export interface PlatformOverrides {
   passwordCost?: number;
 }
 
+/**
+ * Group commit of the order transaction (OrdersRepo): SQLite has one writer, so one group
+ * at a time; PostgreSQL runs a few groups at once (different resellers proceed in
+ * parallel; one reseller's orders serialize on its row anyway). Sizes bound the wait of
+ * the last order in a group.
+ */
+const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
+
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
@@ -108,9 +120,12 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
-  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db), ledger: new LedgerRepo(db) };
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect]), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
-  const auth = new Authenticator(repos.resellers, secrets, clock);
+  // One read of the shared cache versions per request validates every in-process cache.
+  const versions = new VersionWatch(() => readVersions(db));
+  const catalogCache = new CatalogCache(repos.catalog, versions);
+  const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
@@ -139,11 +154,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
-    orders: repos.orders, catalog: repos.catalog, gate: new SupplierGate(repos.catalog), checker: sandboxChecker,
+    orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,
     checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake(),
   });
-  const validateAccount = new ValidateAccount({ catalog: repos.catalog, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
-  const queries = new ResellerQueries({ catalog: repos.catalog, orders: repos.orders, ledger: repos.ledger, clock });
+  const validateAccount = new ValidateAccount({ catalog: catalogCache, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
+  const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, ledger: repos.ledger, clock });
 
   const accounts = new AccountsRepo(db);
   const hasher = scryptHasher(overrides.passwordCost);
@@ -151,7 +166,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, resendCallback, setCallbackUrl, wake: () => runner.wake(),
+    sessions, queries, resendCallback, setCallbackUrl, wake: () => runner.wake(),
   };
   const operator = createOperatorServices(core);
   const account = createAccountServices(core);
@@ -177,7 +192,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
+    config, logger, database, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
     core, operator, account, routes,
     startBackground() {
       runner.start();

@@ -27,5 +27,8 @@ app.get('/api/v1/products', async (req, reply) => {
   return productsJson;
 });
 
+// The callback receiver of B3/B4: answers at once, like a healthy reseller endpoint.
+app.post('/callback', async (_req, reply) => reply.status(204).send());
+
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`bare listening on ${address}\n`);

@@ -2,7 +2,8 @@ import type { SecretBox } from '../adapters/secret-box.js';
 import { ipAllowed } from '../domain/ip.js';
 import { parseTimestamp, signatureMatches, timestampFresh } from '../domain/signature.js';
 import { AppError } from '../errors.js';
-import type { ResellersRepo, Tier } from '../store/resellers-repo.js';
+import type { CacheVersions, VersionWatch } from '../store/cache-versions.js';
+import type { ApiCredential, ResellersRepo, Tier } from '../store/resellers-repo.js';
 import type { Clock } from './ports.js';
 
 /** An identified caller of the reseller API, before or after its signature is checked. */
@@ -12,7 +13,12 @@ export interface ResellerPrincipal {
   active: boolean;
   secret: string;
   timestamp: string;
+  /** Cache versions read at the start of this request (reused by the catalog cache). */
+  versions?: CacheVersions;
 }
+
+/** Bounds the credential cache; past it the cache starts over (a key costs ~300 bytes). */
+const MAX_CACHED_KEYS = 50_000;
 
 /**
  * The reseller API's authentication rules, in two steps because a POST body is only read
@@ -24,12 +30,44 @@ export class Authenticator {
     private readonly resellers: ResellersRepo,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly versions?: VersionWatch,
   ) {}
+
+  /**
+   * Live credentials by API key, with the secret already opened: two queries and an
+   * AES-GCM open per request were most of the cost of a small request. Valid only for the
+   * 'auth' cache version they were read under; any change to resellers' status/tier, keys
+   * or whitelists bumps it (triggers, migration 006), and every request reads the current
+   * version first, so suspensions, revocations and whitelist edits apply to the very next
+   * request, in every process. Unknown keys are never cached.
+   */
+  private cached = new Map<string, { cred: ApiCredential; secret: string }>();
+  private cachedVersion = -1;
+
+  private async credential(apiKey: string, authVersion: number | null, now: number): Promise<{ cred: ApiCredential; secret: string } | null> {
+    if (authVersion !== null && authVersion === this.cachedVersion) {
+      const hit = this.cached.get(apiKey);
+      // A key in its rotation overlap ends with time, not with a write: no version bump tells us.
+      if (hit && (hit.cred.expiresAt === null || hit.cred.expiresAt > now)) return hit;
+    }
+    const cred = await this.resellers.findCredential(apiKey, now);
+    if (!cred) return null;
+    const entry = { cred, secret: this.secrets.open(cred.secretEnc) };
+    // An older request (version below the cache's) must not put old data in the newer cache.
+    if (authVersion !== null && authVersion >= this.cachedVersion) {
+      if (authVersion > this.cachedVersion || this.cached.size >= MAX_CACHED_KEYS) this.cached = new Map();
+      this.cachedVersion = authVersion;
+      this.cached.set(apiKey, entry);
+    }
+    return entry;
+  }
 
   async identify(h: { apiKey: string | undefined; ip: string; timestamp: string | undefined }): Promise<ResellerPrincipal> {
     if (!h.apiKey) throw new AppError('INVALID_API_KEY', 'X-Api-Key header is required');
-    const cred = h.apiKey.length <= 200 ? await this.resellers.findCredential(h.apiKey, this.clock.now()) : null;
-    if (!cred) throw new AppError('INVALID_API_KEY', 'X-Api-Key is not a valid API key');
+    const versions = this.versions ? await this.versions.current() : undefined;
+    const found = h.apiKey.length <= 200 ? await this.credential(h.apiKey, versions?.auth ?? null, this.clock.now()) : null;
+    if (!found) throw new AppError('INVALID_API_KEY', 'X-Api-Key is not a valid API key');
+    const { cred } = found;
     if (!ipAllowed(h.ip, cred.whitelist)) {
       throw new AppError('IP_NOT_WHITELISTED', `source IP ${h.ip} is not in this API key's IP whitelist; add it in Settings > API Keys > IP Whitelist`);
     }
@@ -40,7 +78,7 @@ export class Authenticator {
       const hint = ts < 1e11 ? '; it looks like seconds, send milliseconds' : '';
       throw new AppError('TIMESTAMP_EXPIRED', `X-Timestamp is more than 5 minutes away from server time (${now})${hint}`);
     }
-    return { resellerId: cred.resellerId, tier: cred.tier, active: cred.status === 'active', secret: this.secrets.open(cred.secretEnc), timestamp: h.timestamp! };
+    return { resellerId: cred.resellerId, tier: cred.tier, active: cred.status === 'active', secret: found.secret, timestamp: h.timestamp!, versions };
   }
 
   /** body is the exact bytes received (empty for GET: the timestamp alone is signed). */

@@ -13,6 +13,7 @@ import type { DB } from '../store/schema.js';
 import type { SupplyRepo } from '../store/supply-repo.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import type { ResendCallback } from './resend-callback.js';
+import type { ResellerQueries } from './reseller-queries.js';
 import type { SetCallbackUrl } from './set-callback-url.js';
 import type { Sessions } from './sessions.js';
 
@@ -40,6 +41,8 @@ export interface ServiceCore {
     supply: SupplyRepo;
   };
   sessions: Sessions;
+  /** The reseller's read side (orders, wallet) that API v1 serves, shared by the dashboard. */
+  queries: ResellerQueries;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
   /** Wakes this process's job runner after work was enqueued. */

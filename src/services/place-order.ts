@@ -2,7 +2,7 @@ import { parseOrderRequest } from '../domain/order-request.js';
 import type { OrderRecord } from '../domain/order.js';
 import { toMajor } from '../domain/money.js';
 import { AppError } from '../errors.js';
-import type { CatalogRepo } from '../store/catalog-repo.js';
+import type { CatalogCache } from './catalog-cache.js';
 import { DuplicateRefId, InsufficientBalance, type OrdersRepo } from '../store/orders-repo.js';
 import type { AccountChecker } from '../adapters/checkers/types.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
@@ -18,7 +18,7 @@ export class PlaceOrder {
   constructor(
     private readonly deps: {
       orders: OrdersRepo;
-      catalog: CatalogRepo;
+      catalog: CatalogCache;
       gate: SupplierGate;
       checker: AccountChecker;
       checkerTimeoutMs: number;
@@ -37,7 +37,7 @@ export class PlaceOrder {
     // A retry of an accepted order is a duplicate, whatever changed since (price, product).
     if (await orders.refExists(who.resellerId, req.refId)) throw duplicate(req.refId);
 
-    const product = await catalog.findProduct(who.resellerId, who.tier, req.productCode);
+    const product = await catalog.findProduct(who, req.productCode);
     if (!product) throw new AppError('PRODUCT_NOT_FOUND', `product_code "${req.productCode}" is not a product available to you; see GET /products`);
 
     const serverFields = product.form.filter((f) => f.role === 'server');
@@ -50,7 +50,7 @@ export class PlaceOrder {
       throw new AppError('PRICE_NOT_MATCH', `price does not match the current price ${toMajor(product.price, currency.decimals)} ${currency.code}; read GET /products again, or omit price`);
     }
 
-    if (!(await gate.accepting(product.code))) {
+    if (!(await gate.accepting(product.code, who.versions))) {
       throw new AppError('ORDER_FAILED_SUPPLIER_GATE', 'no supplier is available for this product right now; no order was created and nothing was charged; retry later with the same ref_id');
     }
 

@@ -2,7 +2,8 @@ import { parseDateRange, parsePage, parseStatusFilter, type Page } from '../doma
 import type { OrderRecord } from '../domain/order.js';
 import { assertNoControlChars } from '../domain/order-request.js';
 import { AppError } from '../errors.js';
-import type { CatalogProduct, CatalogRepo } from '../store/catalog-repo.js';
+import type { CatalogProduct } from '../store/catalog-repo.js';
+import type { CatalogCache } from './catalog-cache.js';
 import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { LedgerEntryType } from '../store/schema.js';
@@ -19,10 +20,10 @@ const MAX_SLUG = 100;
 
 /** The read side of the reseller API: catalog, orders and wallet, always scoped to the caller. */
 export class ResellerQueries {
-  constructor(private readonly deps: { catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo; clock: Clock }) {}
+  constructor(private readonly deps: { catalog: CatalogCache; orders: OrdersRepo; ledger: LedgerRepo; clock: Clock }) {}
 
   listCategories(who: ResellerPrincipal) {
-    return this.deps.catalog.listCategories(who.resellerId, who.tier);
+    return this.deps.catalog.listCategories(who);
   }
 
   async listProducts(who: ResellerPrincipal, q: Query): Promise<Paged<CatalogProduct>> {
@@ -30,7 +31,7 @@ export class ResellerQueries {
     const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
     if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);
     if (slug !== null) assertNoControlChars('category_slug', slug);
-    const { products, total } = await this.deps.catalog.listProducts(who.resellerId, who.tier, { categorySlug: slug, limit: page.limit, offset: page.offset });
+    const { products, total } = await this.deps.catalog.listProducts(who, { categorySlug: slug, limit: page.limit, offset: page.offset });
     return { items: products, total, page };
   }
 

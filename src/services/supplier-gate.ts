@@ -1,13 +1,14 @@
-import type { CatalogRepo } from '../store/catalog-repo.js';
+import type { CacheVersions } from '../store/cache-versions.js';
+import type { CatalogCache } from './catalog-cache.js';
 
 /**
  * The supplier gate at order time: some enabled route must lead to a supplier that is
  * accepting orders (enabled, not in maintenance, not failing several times in a row).
  */
 export class SupplierGate {
-  constructor(private readonly catalog: CatalogRepo) {}
+  constructor(private readonly catalog: CatalogCache) {}
 
-  accepting(productCode: string): Promise<boolean> {
-    return this.catalog.hasAcceptingRoute(productCode);
+  accepting(productCode: string, versions?: CacheVersions): Promise<boolean> {
+    return this.catalog.hasAcceptingRoute(productCode, versions);
   }
 }

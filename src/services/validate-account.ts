@@ -1,6 +1,6 @@
 import type { AccountChecker } from '../adapters/checkers/types.js';
 import { AppError } from '../errors.js';
-import type { CatalogRepo } from '../store/catalog-repo.js';
+import type { CatalogCache } from './catalog-cache.js';
 import type { ResellerPrincipal } from './authenticate.js';
 import { checkWithTimeout } from './check-account.js';
 
@@ -21,7 +21,7 @@ export interface ValidationResult {
  * target and zone to send in POST /order.
  */
 export class ValidateAccount {
-  constructor(private readonly deps: { catalog: CatalogRepo; checker: AccountChecker; timeoutMs: number }) {}
+  constructor(private readonly deps: { catalog: CatalogCache; checker: AccountChecker; timeoutMs: number }) {}
 
   async execute(who: ResellerPrincipal, body: unknown): Promise<ValidationResult> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -35,7 +35,7 @@ export class ValidateAccount {
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new AppError('VALIDATION_ERROR', 'fields must be an object of form field name to value');
     if (b.product_code !== undefined && typeof b.product_code !== 'string') throw new AppError('VALIDATION_ERROR', 'product_code must be a string');
 
-    const category = (await this.deps.catalog.listCategories(who.resellerId, who.tier)).find((c) => c.slug === b.category_slug);
+    const category = (await this.deps.catalog.listCategories(who)).find((c) => c.slug === b.category_slug);
     if (!category || !category.checkerEnabled) {
       throw new AppError('GAME_NOT_SUPPORTED', `account validation is not available for category_slug "${String(b.category_slug)}"; GET /categories shows validation_supported per game`);
     }

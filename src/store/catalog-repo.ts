@@ -26,6 +26,14 @@ export interface CatalogProduct {
   routable: boolean;
 }
 
+export interface CatalogCategory {
+  slug: string;
+  name: string;
+  type: 'game' | 'voucher';
+  checkerEnabled: boolean;
+  form: FormField[];
+}
+
 export class CatalogRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -109,13 +117,19 @@ export class CatalogRepo {
     return { products: rows.map(toProduct), total: Number(count.n) };
   }
 
+  /** Every product visible to the reseller, in display order (what the catalog cache holds). */
+  async listAllProducts(resellerId: string, tier: Tier): Promise<CatalogProduct[]> {
+    const rows = await this.selectProduct(this.visible(resellerId, tier)).orderBy('c.sort_order').orderBy('c.slug').orderBy('p.sort_order').orderBy('p.code').execute();
+    return rows.map(toProduct);
+  }
+
   async findProduct(resellerId: string, tier: Tier, code: string): Promise<CatalogProduct | null> {
     const row = await this.selectProduct(this.visible(resellerId, tier).where('p.code', '=', code)).executeTakeFirst();
     return row ? toProduct(row) : null;
   }
 
   /** Categories with at least one product visible to the reseller, in display order. */
-  async listCategories(resellerId: string, tier: Tier) {
+  async listCategories(resellerId: string, tier: Tier): Promise<CatalogCategory[]> {
     const rows = await this.db
       .selectFrom('categories as c')
       .selectAll('c')

@@ -126,32 +126,43 @@ export class FulfilmentRepo {
     });
   }
 
-  /** failed: state, failure fields, the refund (balance + ledger entry) and the callback job, once. */
+  /**
+   * failed: state, failure fields, the refund (balance + ledger entry) and the callback job,
+   * once. The reseller row is locked first (the refund), then the order: the same lock order
+   * as the order transaction, whose insert and this status change both touch the
+   * reseller's order_counts row (triggers); the other order would deadlock against it.
+   */
   async fail(orderId: string, failure: Failure, now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
-      if (!order) return false;
-      const res = await trx
-        .updateTable('orders')
-        .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now })
-        .where('id', '=', orderId)
-        .where('status', '=', 'processing')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
-      const price = Number(order.price);
-      const wallet = await trx
-        .updateTable('resellers')
-        .set((eb) => ({ balance: eb('balance', '+', price), updated_at: now }))
-        .where('id', '=', order.reseller_id)
-        .returning('balance')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('ledger_entries')
-        .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now })
-        .execute();
-      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now);
-      return true;
-    });
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
+        if (!order) return false;
+        const price = Number(order.price);
+        const wallet = await trx
+          .updateTable('resellers')
+          .set((eb) => ({ balance: eb('balance', '+', price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+          .where('id', '=', order.reseller_id)
+          .returning(['balance', 'ledger_seq'])
+          .executeTakeFirstOrThrow();
+        const res = await trx
+          .updateTable('orders')
+          .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now })
+          .where('id', '=', orderId)
+          .where('status', '=', 'processing')
+          .executeTakeFirst();
+        // Someone else settled it meanwhile: undo the refund with the whole transaction.
+        if (Number(res.numUpdatedRows) !== 1) throw new NotProcessing();
+        await trx
+          .insertInto('ledger_entries')
+          .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq) })
+          .execute();
+        await enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now);
+        return true;
+      });
+    } catch (e) {
+      if (e instanceof NotProcessing) return false;
+      throw e;
+    }
   }
 
   /** A supplier that reports itself down or in maintenance closes the gate at once. */
@@ -176,6 +187,8 @@ export class FulfilmentRepo {
       .execute();
   }
 }
+
+class NotProcessing extends Error {}
 
 /** A supplier's sealed credentials (open them with the secret box). */
 export async function supplierCredentials(db: Kysely<DB>, supplierId: string): Promise<string> {

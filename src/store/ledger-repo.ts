@@ -28,8 +28,28 @@ export class LedgerRepo {
     return q;
   }
 
-  /** Newest first (ids grow with time). */
+  /**
+   * Newest first. Unfiltered: ledger_seq is the exact total and the page a seq range on the
+   * (reseller_id, seq) index, at any depth. Filtered (type or dates, rarer): the page walks
+   * the (reseller_id, id) index and the total is counted.
+   */
   async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
+    if (!f.types && f.from === null && f.to === null) {
+      const r = await this.db.selectFrom('resellers').select('ledger_seq').where('id', '=', f.resellerId).executeTakeFirst();
+      const total = Number(r?.ledger_seq ?? 0);
+      const hi = total - f.offset;
+      if (hi < 1) return { entries: [], total };
+      const rows = await this.db
+        .selectFrom('ledger_entries as l')
+        .leftJoin('orders as o', 'o.id', 'l.order_id')
+        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+        .where('l.reseller_id', '=', f.resellerId)
+        .where('l.seq', '>=', Math.max(1, hi - f.limit + 1))
+        .where('l.seq', '<=', hi)
+        .orderBy('l.seq', 'desc')
+        .execute();
+      return { entries: rows.map(toEntry), total };
+    }
     const base = this.filtered(f.resellerId, f.types, f.from, f.to);
     // Deferred join: pick the page's ids on the (reseller, id) index, then read those rows.
     const pageIds = base.select('l.id').orderBy('l.id', 'desc').limit(f.limit).offset(f.offset);
@@ -43,11 +63,7 @@ export class LedgerRepo {
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    const entries: LedgerEntry[] = rows.map((r) => ({
-      id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
-      refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
-    }));
-    return { entries, total: Number(count.n) };
+    return { entries: rows.map(toEntry), total: Number(count.n) };
   }
 
   /** The entries of one order (its debit and at most one refund), oldest first. */
@@ -75,20 +91,28 @@ export class LedgerRepo {
 
   /**
    * Operator credit or debit inside the caller's transaction, so that the change and what
-   * goes with it (the audit line) commit together: a guarded balance update and its ledger
-   * entry. Returns null, having written nothing, when a debit would make the balance negative.
+   * goes with it (the audit line) commit together: a guarded balance update (which takes
+   * the entry's per-reseller sequence number) and its ledger entry. Returns null, having
+   * written nothing, when a debit would make the balance negative.
    */
   static async adjustIn(trx: Transaction<DB>, resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number; entryId: number } | null> {
-    let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now })).where('id', '=', resellerId);
+    let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now })).where('id', '=', resellerId);
     if (amount < 0) q = q.where('balance', '>=', -amount);
-    const row = await q.returning('balance').executeTakeFirst();
+    const row = await q.returning(['balance', 'ledger_seq']).executeTakeFirst();
     if (!row) return null;
     const balanceAfter = Number(row.balance);
     const entry = await trx
       .insertInto('ledger_entries')
-      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now })
+      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now, seq: Number(row.ledger_seq) })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { balanceAfter, entryId: Number(entry.id) };
   }
+}
+
+function toEntry(r: { id: number; type: LedgerEntryType; amount: number; balance_after: number; order_id: string | null; note: string | null; created_at: number; ref_id: string | null }): LedgerEntry {
+  return {
+    id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
+    refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
+  };
 }

@@ -1,10 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
 import type { DB, OrdersTable } from './schema.js';
 
 export class DuplicateRefId extends Error {}
+class NoLongerRefundable extends Error {}
 export class InsufficientBalance extends Error {
   constructor(readonly balance: number) {
     super('insufficient balance');
@@ -34,8 +35,6 @@ export interface OrderListFilter {
 }
 
 export class OrdersRepo {
-  constructor(private readonly db: Kysely<DB>) {}
-
   async findByRef(resellerId: string, refId: string): Promise<OrderRecord | null> {
     const row = await this.db.selectFrom('orders').selectAll().where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
     return row ? toRecord(row) : null;
@@ -52,48 +51,78 @@ export class OrdersRepo {
   }
 
   /**
-   * The order transaction: the order row, the guarded wallet debit, its ledger entry and the
-   * fulfilment job commit together or not at all. The order insert comes first so that
-   * concurrent duplicates of one ref_id queue on the unique index and lose there, before
-   * they ever touch the balance.
+   * Group commit: concurrent orders are committed together in small groups (one
+   * transaction, one WAL flush / fsync for the group), each inside its own savepoint, so
+   * every order keeps its own ref_id uniqueness, guarded debit and exact error: an order
+   * that fails rolls back to its savepoint and the others commit. If the group's
+   * transaction itself fails (a deadlock, a lost connection), nothing of it committed, and
+   * each order is retried alone. Groups lock resellers in id order so that concurrent
+   * groups cannot deadlock each other. On SQLite (one writer) one group runs at a time.
    */
-  async placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('orders')
-          .values({
-            id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
-            category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
-            serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
-            checker_verified: o.checkerVerified ? 1 : 0,
-          })
-          .execute();
-        const debited = await trx
-          .updateTable('resellers')
-          .set((eb) => ({ balance: eb('balance', '-', o.price), updated_at: now }))
-          .where('id', '=', o.resellerId)
-          .where('balance', '>=', o.price)
-          .returning('balance')
-          .executeTakeFirst();
-        if (!debited) {
-          const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
-          throw new InsufficientBalance(Number(current?.balance ?? 0));
-        }
-        await trx
-          .insertInto('ledger_entries')
-          .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now })
-          .execute();
-        await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
-        return {
-          id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
-          target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
-          failureReason: null, createdAt: now, completedAt: null,
-        } satisfies OrderRecord;
+  private queue: { o: NewOrder; now: number; resolve: (r: OrderRecord) => void; reject: (e: unknown) => void }[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly group: { maxSize: number; concurrency: number } = { maxSize: 32, concurrency: 1 },
+  ) {}
+
+  placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ o, now, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.running < this.group.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.group.maxSize);
+      this.running++;
+      void this.commitGroup(batch).finally(() => {
+        this.running--;
+        this.pump();
       });
+    }
+  }
+
+  private async commitGroup(batch: OrdersRepo['queue']) {
+    if (batch.length === 1) {
+      const [one] = batch;
+      await this.placeAlone(one!.o, one!.now).then(one!.resolve, one!.reject);
+      return;
+    }
+    batch.sort((x, y) => (x.o.resellerId < y.o.resellerId ? -1 : x.o.resellerId > y.o.resellerId ? 1 : 0));
+    let outcomes: ({ ok: OrderRecord } | { err: unknown })[];
+    try {
+      outcomes = await this.db.transaction().execute(async (trx) => {
+        const out: ({ ok: OrderRecord } | { err: unknown })[] = [];
+        for (const item of batch) {
+          await sql`savepoint one_order`.execute(trx);
+          try {
+            out.push({ ok: await placeIn(trx, item.o, item.now) });
+            await sql`release savepoint one_order`.execute(trx);
+          } catch (e) {
+            await sql`rollback to savepoint one_order`.execute(trx);
+            await sql`release savepoint one_order`.execute(trx);
+            out.push({ err: mapOrderError(e) });
+          }
+        }
+        return out;
+      });
+    } catch {
+      // Nothing of the group committed: each order on its own, with its own answer.
+      await Promise.all(batch.map((item) => this.placeAlone(item.o, item.now).then(item.resolve, item.reject)));
+      return;
+    }
+    outcomes.forEach((r, i) => ('ok' in r ? batch[i]!.resolve(r.ok) : batch[i]!.reject(r.err)));
+  }
+
+  /** The order transaction alone (see placeIn). */
+  private async placeAlone(o: NewOrder, now: number): Promise<OrderRecord> {
+    try {
+      return await this.db.transaction().execute((trx) => placeIn(trx, o, now));
     } catch (e) {
-      if (isUniqueViolation(e)) throw new DuplicateRefId();
-      throw e;
+      throw mapOrderError(e);
     }
   }
 
@@ -106,17 +135,34 @@ export class OrdersRepo {
   }
 
   /**
-   * Newest first; ties broken by id so pages are stable. The page is chosen on ids alone
-   * (a deferred join): the offset walks the (reseller, created_at, id) index without
-   * reading the rows it skips, and only the page's rows are fetched.
+   * Newest first. Unfiltered (the common case): the reseller's order_seq is the exact total
+   * and the page is a seq range on the (reseller_id, seq) index, so page 20,000 costs what
+   * page 1 costs. Filtered: the page walks the (reseller, [status,] created_at, id) index
+   * (a deferred join: skipped entries are never read as rows) and the exact total comes
+   * from countMatching().
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
+    if (!f.statuses && f.from === null && f.to === null) {
+      const r = await this.db.selectFrom('resellers').select('order_seq').where('id', '=', f.resellerId).executeTakeFirst();
+      const total = Number(r?.order_seq ?? 0);
+      const hi = total - f.offset;
+      if (hi < 1) return { orders: [], total };
+      const rows = await this.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('reseller_id', '=', f.resellerId)
+        .where('seq', '>=', Math.max(1, hi - f.limit + 1))
+        .where('seq', '<=', hi)
+        .orderBy('seq', 'desc')
+        .execute();
+      return { orders: rows.map(toRecord), total };
+    }
     const pageIds = this.filtered(f).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset);
-    const [rows, count] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
-      this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.countMatching(f),
     ]);
-    return { orders: rows.map(toRecord), total: Number(count.n) };
+    return { orders: rows.map(toRecord), total };
   }
 
   private searched(f: Omit<OrderSearch, 'limit' | 'offset'>) {
@@ -173,6 +219,15 @@ export class OrdersRepo {
         const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
         if (!row) return { ok: false, current: null } as const;
         const before = toRecord(row);
+        if (!(MANUALLY_REFUNDABLE as readonly string[]).includes(before.status)) return { ok: false, current: before } as const;
+        // The reseller row first, like every writer of orders and balances (lock order,
+        // docs/architecture.md): it serializes concurrent refunds and fulfilment of this order.
+        const wallet = await trx
+          .updateTable('resellers')
+          .set((eb) => ({ balance: eb('balance', '+', before.price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+          .where('id', '=', before.resellerId)
+          .returning(['balance', 'ledger_seq'])
+          .executeTakeFirstOrThrow();
         const updated = await trx
           .updateTable('orders')
           .set((eb) => ({ status: 'refunded', completed_at: eb.fn.coalesce('completed_at', eb.val(now)), updated_at: now }))
@@ -180,30 +235,101 @@ export class OrdersRepo {
           .where('status', 'in', [...MANUALLY_REFUNDABLE])
           .returningAll()
           .executeTakeFirst();
-        if (!updated) {
-          const current = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-          return { ok: false, current: toRecord(current) } as const;
-        }
+        // Settled or refunded by someone else meanwhile: undo the credit with the whole transaction.
+        if (!updated) throw new NoLongerRefundable();
         const after = toRecord(updated);
-        const wallet = await trx
-          .updateTable('resellers')
-          .set((eb) => ({ balance: eb('balance', '+', after.price), updated_at: now }))
-          .where('id', '=', after.resellerId)
-          .returning('balance')
-          .executeTakeFirstOrThrow();
         const balanceAfter = Number(wallet.balance);
         await trx
           .insertInto('ledger_entries')
-          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now })
+          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq) })
           .execute();
         await inTrx(trx, { before, after, balanceAfter });
         return { ok: true, before, after, balanceAfter } as const;
       });
     } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
+      if (!(e instanceof NoLongerRefundable) && !isUniqueViolation(e)) throw e;
       return { ok: false, current: await this.findById(orderId) };
     }
   }
+  /**
+   * Exact count of a filtered list. Whole UTC days inside the range are summed from
+   * order_counts (kept by triggers in the writing transactions: at most ~90 rows per
+   * status); only the partial days at the edges of a range given with times are counted
+   * on the index, so the cost is bounded by one day's orders, never by the history.
+   */
+  async countMatching(f: Omit<OrderListFilter, 'limit' | 'offset'>): Promise<number> {
+    const buckets = (fromDay: number | null, toDay: number | null) => {
+      let q = this.db.selectFrom('order_counts').select((eb) => eb.fn.sum<number | string | null>('n').as('n')).where('reseller_id', '=', f.resellerId);
+      if (f.statuses) q = q.where('status', 'in', f.statuses);
+      if (fromDay !== null) q = q.where('day', '>=', fromDay);
+      if (toDay !== null) q = q.where('day', '<=', toDay);
+      return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
+    };
+    const exact = (from: number, to: number) =>
+      this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+    if (f.from === null && f.to === null) return buckets(null, null);
+    const from = f.from ?? 0;
+    const to = f.to ?? Number.MAX_SAFE_INTEGER;
+    if (from > to) return 0;
+    // First and last whole days inside [from, to].
+    const firstFull = Math.ceil(from / DAY_MS);
+    const lastFull = Math.floor((to + 1) / DAY_MS) - 1;
+    if (firstFull > lastFull) return exact(from, to);
+    const parts: Promise<number>[] = [buckets(firstFull, lastFull)];
+    if (from < firstFull * DAY_MS) parts.push(exact(from, firstFull * DAY_MS - 1));
+    if (to >= (lastFull + 1) * DAY_MS) parts.push(exact((lastFull + 1) * DAY_MS, to));
+    return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The order transaction: the guarded wallet debit (which also takes the order's and the
+ * ledger entry's per-reseller sequence numbers), the order row, its ledger entry and the
+ * fulfilment job commit together or not at all. The debit comes first: every order of a
+ * reseller takes that reseller's row lock before anything else, so concurrent orders of
+ * one reseller are serialized there (a duplicate ref_id then fails on the unique index,
+ * or, when the balance is short, is recognized as a duplicate before INSUFFICIENT_BALANCE).
+ */
+async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<OrderRecord> {
+  const debited = await trx
+    .updateTable('resellers')
+    .set((eb) => ({ balance: eb('balance', '-', o.price), order_seq: eb('order_seq', '+', 1), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+    .where('id', '=', o.resellerId)
+    .where('balance', '>=', o.price)
+    .returning(['balance', 'order_seq', 'ledger_seq'])
+    .executeTakeFirst();
+  if (!debited) {
+    // Same answer as before the reorder: a duplicate is a duplicate even when broke.
+    const dup = await trx.selectFrom('orders').select('id').where('reseller_id', '=', o.resellerId).where('ref_id', '=', o.refId).executeTakeFirst();
+    if (dup) throw new DuplicateRefId();
+    const current = await trx.selectFrom('resellers').select('balance').where('id', '=', o.resellerId).executeTakeFirst();
+    throw new InsufficientBalance(Number(current?.balance ?? 0));
+  }
+  await trx
+    .insertInto('orders')
+    .values({
+      id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
+      category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, status: 'processing',
+      serial_number: null, failure_code: null, failure_reason: null, created_at: now, completed_at: null, updated_at: now,
+      checker_verified: o.checkerVerified ? 1 : 0, seq: Number(debited.order_seq),
+    })
+    .execute();
+  await trx
+    .insertInto('ledger_entries')
+    .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq) })
+    .execute();
+  await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
+  return {
+    id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
+    target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
+    failureReason: null, createdAt: now, completedAt: null,
+  } satisfies OrderRecord;
+}
+
+function mapOrderError(e: unknown): unknown {
+  return isUniqueViolation(e) ? new DuplicateRefId() : e;
 }
 
 /** Operator order search: across resellers, any combination of filters. */

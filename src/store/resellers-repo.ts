@@ -11,6 +11,8 @@ export interface ApiCredential {
   status: ResellerStatus;
   secretEnc: string;
   whitelist: string[];
+  /** A key being rotated out stops working at this time without any write (null: no end). */
+  expiresAt: number | null;
 }
 
 export class ResellersRepo {
@@ -24,13 +26,16 @@ export class ResellersRepo {
     const row = await this.db
       .selectFrom('api_keys as k')
       .innerJoin('resellers as r', 'r.id', 'k.reseller_id')
-      .select(['r.id', 'r.tier', 'r.status', 'k.secret_enc'])
+      .select(['r.id', 'r.tier', 'r.status', 'k.secret_enc', 'k.revoked_at'])
       .where('k.api_key', '=', apiKey)
       .where((eb) => eb.or([eb('k.revoked_at', 'is', null), eb('k.revoked_at', '>', now)]))
       .executeTakeFirst();
     if (!row) return null;
     const ips = await this.db.selectFrom('ip_whitelist').select('ip').where('reseller_id', '=', row.id).execute();
-    return { resellerId: row.id, tier: row.tier, status: row.status, secretEnc: row.secret_enc, whitelist: ips.map((i) => i.ip) };
+    return {
+      resellerId: row.id, tier: row.tier, status: row.status, secretEnc: row.secret_enc, whitelist: ips.map((i) => i.ip),
+      expiresAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    };
   }
 
   async get(id: string) {

@@ -17,6 +17,9 @@ export interface ResellersTable {
   updated_at: number;
   /** scrypt hash for the dashboard; null for accounts made by the operator or the seed. */
   password_hash: Generated<string | null>;
+  /** Orders / ledger entries of this reseller so far: the last seq taken (migration 006). */
+  order_seq: Generated<number>;
+  ledger_seq: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -119,6 +122,8 @@ export interface OrdersTable {
   routes_tried: Generated<number>;
   needs_attention: Generated<number>;
   checker_verified: Generated<number>;
+  /** Per-reseller 1..N, gap-free, taken in the order transaction (migration 006). */
+  seq: Generated<number | null>;
 }
 
 export interface SupplierHealthTable {
@@ -154,6 +159,8 @@ export interface LedgerEntriesTable {
   order_id: string | null;
   note: string | null;
   created_at: number;
+  /** Per-reseller 1..N, gap-free; a trigger fills it for writers that leave it out (migration 006). */
+  seq: Generated<number | null>;
 }
 
 export interface JobsTable {
@@ -244,9 +251,25 @@ export interface DB {
   supplier_health: SupplierHealthTable;
   sandbox_orders: SandboxOrdersTable;
   system_state: SystemStateTable;
+  order_counts: OrderCountsTable;
+  cache_versions: CacheVersionsTable;
   callback_deliveries: CallbackDeliveriesTable;
   callback_attempts: CallbackAttemptsTable;
   operators: OperatorsTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+}
+
+/** Orders per reseller, UTC day of created_at and status; kept by triggers (migration 006). */
+export interface OrderCountsTable {
+  reseller_id: string;
+  day: number;
+  status: string;
+  n: number;
+}
+
+/** Bumped by triggers whenever data an in-process cache holds changes (migration 006). */
+export interface CacheVersionsTable {
+  name: string;
+  version: number;
 }

@@ -23,7 +23,7 @@ describe.each(storeKinds())('pre-order checker time limit (%s)', (kind) => {
 
   const placeWith = (checker: AccountChecker) =>
     new PlaceOrder({
-      orders: t.platform.repos.orders, catalog: t.platform.repos.catalog, gate: new SupplierGate(t.platform.repos.catalog), checker,
+      orders: t.platform.repos.orders, catalog: t.platform.catalogCache, gate: new SupplierGate(t.platform.catalogCache), checker,
       checkerTimeoutMs: 20, clock: { now: () => Date.now() }, ids: randomIds, currency: { code: 'IDR', decimals: 0 },
     });
   const who = () => ({ resellerId: t.demo.resellerId, tier: 'gold' as const, active: true, secret: '', timestamp: '' });
@@ -44,7 +44,7 @@ describe.each(storeKinds())('pre-order checker time limit (%s)', (kind) => {
   });
 
   it('POST /validation answers CHECKER_UNAVAILABLE when the checker does not answer in time', async () => {
-    const validate = new ValidateAccount({ catalog: t.platform.repos.catalog, checker: hanging, timeoutMs: 20 });
+    const validate = new ValidateAccount({ catalog: t.platform.catalogCache, checker: hanging, timeoutMs: 20 });
     const err = await validate.execute(who(), { category_slug: 'free-fire', fields: { user_id: '123456789' } }).catch((e) => e);
     expect((err as AppError).code).toBe('CHECKER_UNAVAILABLE');
   });

@@ -13,9 +13,8 @@ type Query = Record<string, unknown>;
 export class AccountOrders {
   private readonly queries: ResellerQueries;
 
-  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'clock' | 'resendCallback'>) {
-    const { catalog, orders, ledger } = core.repos;
-    this.queries = new ResellerQueries({ catalog, orders, ledger, clock: core.clock });
+  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'clock' | 'resendCallback' | 'queries'>) {
+    this.queries = core.queries;
   }
 
   list(who: AccountPrincipal, q: Query) {

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
+/**
+ * The shared invalidation signal of the in-process caches (credentials, catalog): two
+ * counters in `cache_versions`. Triggers (migration 006) bump them in the same transaction
+ * as any change to the tables the caches read, whoever writes (this process, another
+ * server, the CLI, the operator API). bumpVersion() is for changes the triggers cannot
+ * see (e.g. a new master key); calling it after a write the triggers already cover is
+ * harmless.
+ */
+export type CacheName = 'auth' | 'catalog';
+export interface CacheVersions { auth: number; catalog: number }
+
+export async function bumpVersion(db: Kysely<DB>, which: CacheName | 'all' = 'all'): Promise<void> {
+  let q = db.updateTable('cache_versions').set((eb) => ({ version: eb('version', '+', 1) }));
+  if (which !== 'all') q = q.where('name', '=', which);
+  await q.execute();
+}
+
+export async function readVersions(db: Kysely<DB>): Promise<CacheVersions> {
+  const rows = await db.selectFrom('cache_versions').select(['name', 'version']).execute();
+  const v: CacheVersions = { auth: 0, catalog: 0 };
+  for (const r of rows) if (r.name === 'auth' || r.name === 'catalog') v[r.name] = Number(r.version);
+  return v;
+}
+
+/**
+ * Reads the versions once per request, with no staleness: a caller always gets a read
+ * that *started after it asked*, so any write committed before the request arrived is
+ * seen. Concurrent callers share reads: while one read is in flight, everyone who asks
+ * waits for the single next read, so at most two are in flight whatever the load.
+ */
+export class VersionWatch {
+  private inFlight: Promise<CacheVersions> | null = null;
+  private next: Promise<CacheVersions> | null = null;
+
+  constructor(private readonly read: () => Promise<CacheVersions>) {}
+
+  current(): Promise<CacheVersions> {
+    if (!this.inFlight) return this.start();
+    if (!this.next) {
+      this.next = this.inFlight.then(
+        () => this.start(),
+        () => this.start(),
+      );
+    }
+    return this.next;
+  }
+
+  private start(): Promise<CacheVersions> {
+    this.next = null;
+    const p = this.read().finally(() => {
+      if (this.inFlight === p) this.inFlight = null;
+    });
+    this.inFlight = p;
+    return p;
+  }
+}

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/assertions.js';
+import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
+import { createReseller } from '../support/resellers.js';
+import { storeKinds } from '../support/stores.js';
+import { bumpVersion } from '../../src/store/cache-versions.js';
+
+const DAY = 86_400_000;
+
+/**
+ * The fast paths of issue 6 must give the same answers as the plain queries they replace:
+ * sequence-number pages and day-bucket totals, the credential and catalog caches (with
+ * invalidation from another process sharing the store), and group commit.
+ */
+describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
+  let t: TestApp;
+  let other: TestApp; // a second server process on the same store
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    other = await startTestApp(kind, { store: t.store, seed: false });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it('history pages (sequence ranges) and totals (counters, day buckets) equal the plain queries at every depth and filter', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 10_000_000 });
+    const { db } = t.platform.database;
+    for (let i = 0; i < 23; i++) expect((await r.client.post('/order', { ref_id: `p-${i}`, product_code: 'FF-100', target: '1' })).status).toBe(200);
+    // Spread orders over days and statuses, as time and fulfilment would (triggers keep the buckets).
+    const now = Date.now();
+    for (let i = 0; i < 23; i++) {
+      await db.updateTable('orders').set({ created_at: now - (23 - i) * 0.4 * DAY, status: (['success', 'failed', 'processing'] as const)[i % 3] }).where('reseller_id', '=', r.id).where('ref_id', '=', `p-${i}`).execute();
+    }
+    await r.client.post('/order', { ref_id: 'broke', product_code: 'FF-100', target: '1' }); // one more
+    const all = await db.selectFrom('orders').select(['ref_id', 'status', 'created_at']).where('reseller_id', '=', r.id).execute();
+    const byNewest = [...all].sort((a, b) => Number(b.created_at) - Number(a.created_at));
+    // Unfiltered: every page, newest first, exact total, no gaps or repeats.
+    const seen: string[] = [];
+    for (let page = 1; page <= 6; page++) {
+      const res = await r.client.get(`/orders?limit=5&page=${page}`);
+      expect(res.body.meta).toMatchObject({ total: all.length, page, limit: 5, total_pages: 5, has_more: page < 5 });
+      seen.push(...res.body.data.orders.map((o: any) => o.ref_id));
+    }
+    expect(seen).toEqual(byNewest.map((o) => o.ref_id));
+    // Filtered totals against counting the rows, for whole-day and partial-day ranges.
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+    const cases: [string, (o: (typeof all)[number]) => boolean][] = [
+      ['status=failed', (o) => o.status === 'failed'],
+      ['status=success,processing', (o) => o.status !== 'failed'],
+      [`start_date=${day(now - 5 * DAY)}&end_date=${day(now - 2 * DAY)}`, (o) => Number(o.created_at) >= Date.parse(day(now - 5 * DAY)) && Number(o.created_at) < Date.parse(day(now - 2 * DAY)) + DAY],
+      [`status=failed&start_date=${iso(now - 6.3 * DAY)}&end_date=${iso(now - 1.7 * DAY)}`, (o) => o.status === 'failed' && Number(o.created_at) >= now - 6.3 * DAY && Number(o.created_at) <= now - 1.7 * DAY],
+      [`start_date=${iso(now - 3.1 * DAY)}&end_date=${iso(now - 2.9 * DAY)}`, (o) => Number(o.created_at) >= now - 3.1 * DAY && Number(o.created_at) <= now - 2.9 * DAY],
+    ];
+    for (const [q, match] of cases) {
+      const res = await r.client.get(`/orders?${q}&limit=100`);
+      expect(res.status, q).toBe(200);
+      const expected = all.filter(match).length;
+      expect(res.body.meta.total, q).toBe(expected);
+      expect(res.body.data.orders.length, q).toBe(expected);
+    }
+    // Wallet history: ledger entries by seq, exact total, running balances chain across pages.
+    const entries: any[] = [];
+    for (let page = 1; page <= 3; page++) entries.push(...(await r.client.get(`/wallet-history?limit=10&page=${page}`)).body.data.entries);
+    const count = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('reseller_id', '=', r.id).executeTakeFirstOrThrow();
+    expect(entries.length).toBe(Number(count.n));
+    for (let i = 0; i < entries.length - 1; i++) expect(entries[i].balance_after - entries[i].amount).toBe(entries[i + 1].balance_after);
+  });
+
+  it('a ledger entry written without a seq (a future code path) still gets the next number', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 50_000 });
+    const { db } = t.platform.database;
+    await db.insertInto('ledger_entries').values({ reseller_id: r.id, type: 'credit', amount: 0, balance_after: 50_000, order_id: null, note: 'raw', created_at: Date.now() }).execute();
+    expect((await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' })).status).toBe(200);
+    const seqs = await db.selectFrom('ledger_entries').select('seq').where('reseller_id', '=', r.id).orderBy('id').execute();
+    expect(seqs.map((s) => Number(s.seq))).toEqual([1, 2, 3]);
+    const h = await r.client.get('/wallet-history?limit=2&page=2');
+    expect(h.body.meta.total).toBe(3);
+    expect(h.body.data.entries.map((e: any) => e.note)).toEqual(['test opening balance']);
+  });
+
+  it('credential cache: suspension, key revocation and whitelist edits by another process apply to the next request', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const odb = other.platform.database.db; // writes go through the other server's connection
+    expect((await r.client.get('/balance')).status).toBe(200); // cached now
+    await other.platform.repos.resellers.setStatus(r.id, 'suspended', Date.now());
+    expectError(await r.client.get('/balance'), 403, 'RESELLER_INACTIVE');
+    await other.platform.repos.resellers.setStatus(r.id, 'active', Date.now());
+    expect((await r.client.get('/balance')).status).toBe(200);
+    await odb.deleteFrom('ip_whitelist').where('reseller_id', '=', r.id).execute();
+    expectError(await r.client.get('/balance'), 403, 'IP_NOT_WHITELISTED');
+    await other.platform.repos.resellers.addWhitelistIp(r.id, '127.0.0.1', Date.now());
+    expect((await r.client.get('/balance')).status).toBe(200);
+    await odb.updateTable('api_keys').set({ revoked_at: Date.now() }).where('reseller_id', '=', r.id).execute();
+    expectError(await r.client.get('/balance'), 401, 'INVALID_API_KEY');
+    expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 401, 'INVALID_API_KEY');
+  });
+
+  it('catalog cache: price, tier, route and assignment changes by another process apply to the next request', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
+    const odb = other.platform.database.db;
+    const price = async () => (await r.client.get('/products?limit=100')).body.data.products.find((p: any) => p.code === 'FF-100');
+    const before = await price();
+    await odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '+', 1) })).where('product_code', '=', 'FF-100').execute();
+    expect((await price()).price).toBe(before.price + 1);
+    expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1', price: before.price }), 409, 'PRICE_NOT_MATCH');
+    const ok = await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1', price: before.price + 1 });
+    expect(ok.body.data.price).toBe(before.price + 1);
+    await odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '-', 1) })).where('product_code', '=', 'FF-100').execute();
+    // Tier: prices follow at once.
+    await other.platform.repos.resellers.setTier(r.id, 'diamond', Date.now());
+    const diamond = await odb.selectFrom('catalog_prices').select('price').where('product_code', '=', 'FF-100').where('tier', '=', 'diamond').executeTakeFirstOrThrow();
+    expect((await price()).price).toBe(Number(diamond.price));
+    // Routes: the gate closes and status turns inactive at once; and back.
+    await odb.updateTable('product_routes').set({ enabled: 0 }).where('product_code', '=', 'FF-100').execute();
+    try {
+      expect((await price()).status).toBe('inactive');
+      expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 503, 'ORDER_FAILED_SUPPLIER_GATE');
+    } finally {
+      await odb.updateTable('product_routes').set({ enabled: 1 }).where('product_code', '=', 'FF-100').execute();
+    }
+    expect((await price()).status).toBe('active');
+    // Assignment: unassigned from the catalog, the products are gone.
+    await odb.deleteFrom('reseller_catalogs').where('reseller_id', '=', r.id).execute();
+    expect((await r.client.get('/products')).body.meta.total).toBe(0);
+    expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 404, 'PRODUCT_NOT_FOUND');
+  });
+
+  it('bumpVersion() invalidates both caches (for changes triggers cannot see)', async () => {
+    const db = t.platform.database.db;
+    const before = await db.selectFrom('cache_versions').select(['name', 'version']).orderBy('name').execute();
+    await bumpVersion(db);
+    const after = await db.selectFrom('cache_versions').select(['name', 'version']).orderBy('name').execute();
+    expect(after.map((v) => Number(v.version))).toEqual(before.map((v) => Number(v.version) + 1));
+  });
+
+  it('group commit: concurrent orders of several resellers, with duplicates and a short balance, each get their own exact answer', async () => {
+    const a = await createReseller(t.platform, t.baseUrl, { balance: 15_000 * 5 }); // room for 5 orders
+    const b = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
+    const refsB = Array.from({ length: 20 }, (_, i) => `g-${i}`);
+    const results = await Promise.all([
+      ...Array.from({ length: 12 }, () => a.client.post('/order', { ref_id: uniqueRef('a'), product_code: 'FF-100', target: '1' })),
+      ...refsB.flatMap((ref) => [b.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '1' }), b.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '1' })]),
+    ]);
+    const ra = results.slice(0, 12);
+    expect(ra.filter((x) => x.status === 200)).toHaveLength(5);
+    for (const x of ra.filter((y) => y.status !== 200)) expectError(x, 402, 'INSUFFICIENT_BALANCE');
+    const rb = results.slice(12);
+    expect(rb.filter((x) => x.status === 200)).toHaveLength(20);
+    for (const x of rb.filter((y) => y.status !== 200)) expectError(x, 409, 'DUPLICATE_REF_ID');
+    const { db } = t.platform.database;
+    for (const r of [a, b]) {
+      const wallet = await db.selectFrom('resellers').select(['balance', 'order_seq', 'ledger_seq']).where('id', '=', r.id).executeTakeFirstOrThrow();
+      const sum = await db.selectFrom('ledger_entries').select((eb) => eb.fn.sum<number>('amount').as('s')).where('reseller_id', '=', r.id).executeTakeFirstOrThrow();
+      expect(Number(sum.s)).toBe(Number(wallet.balance));
+      const orders = await db.selectFrom('orders').select('seq').where('reseller_id', '=', r.id).orderBy('seq').execute();
+      expect(orders.map((o) => Number(o.seq))).toEqual(orders.map((_, i) => i + 1)); // gap-free
+      expect(Number(wallet.order_seq)).toBe(orders.length);
+    }
+    expect(Number((await db.selectFrom('resellers').select('balance').where('id', '=', a.id).executeTakeFirstOrThrow()).balance)).toBe(0);
+  });
+});
