@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { sign } from '../../src/domain/signature.js';
+import { checkServedResponse } from './openapi.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -20,18 +21,20 @@ export class ResellerClient {
     readonly apiSecret: string,
   ) {}
 
-  get(pathAndQuery: string, opts: RequestOptions = {}) {
+  /** Every response is checked against the served OpenAPI document (test/support/openapi.ts). */
+  async get(pathAndQuery: string, opts: RequestOptions = {}) {
     const ts = opts.timestamp ?? String(Date.now());
-    return rawRequest(`${this.baseUrl}${pathAndQuery}`, {
+    const r = await rawRequest(`${this.baseUrl}${pathAndQuery}`, {
       method: 'GET',
       headers: { 'x-api-key': this.apiKey, 'x-timestamp': ts, 'x-signature': sign(this.apiSecret, ts), ...opts.headers },
     });
+    return checkServedResponse(this.baseUrl, 'GET', pathAndQuery, r);
   }
 
-  post(path: string, body: unknown, opts: RequestOptions = {}) {
+  async post(path: string, body: unknown, opts: RequestOptions = {}) {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     const ts = opts.timestamp ?? String(Date.now());
-    return rawRequest(`${this.baseUrl}${path}`, {
+    const r = await rawRequest(`${this.baseUrl}${path}`, {
       method: 'POST',
       body: text,
       headers: {
@@ -42,6 +45,7 @@ export class ResellerClient {
         ...opts.headers,
       },
     });
+    return checkServedResponse(this.baseUrl, 'POST', path, r);
   }
 }
 

@@ -1,5 +1,6 @@
 import { rawRequest, type ApiResponse } from './client.js';
 import type { TestApp } from './app.js';
+import { checkServedResponse } from './openapi.js';
 
 /** A client of the session-authenticated JSON APIs (operator /admin/v1, reseller /dashboard/v1). */
 export class JsonClient {
@@ -8,9 +9,10 @@ export class JsonClient {
     public token: string | null = null,
   ) {}
 
-  request(method: string, path: string, body?: unknown, headers: Record<string, string | null> = {}): Promise<ApiResponse> {
+  /** Every response is checked against the served OpenAPI document (test/support/openapi.ts). */
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string | null> = {}): Promise<ApiResponse> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    return rawRequest(`${this.baseUrl}${path}`, {
+    const r = await rawRequest(`${this.baseUrl}${path}`, {
       method,
       body: text,
       headers: {
@@ -19,6 +21,7 @@ export class JsonClient {
         ...headers,
       },
     });
+    return checkServedResponse(this.baseUrl, method, path, r);
   }
 
   get = (path: string) => this.request('GET', path);
