@@ -55,11 +55,15 @@ export function inlineRefs(doc: Doc, schema: unknown, depth = 0): any {
  * Responses are documented open (clients must ignore unknown keys), but the service must not
  * send fields its document does not name: checks close every object that lists properties.
  */
-function closed(schema: any): any {
-  if (Array.isArray(schema)) return schema.map(closed);
+function closed(schema: any, isAllOfPart = false): any {
+  if (Array.isArray(schema)) return schema.map((s) => closed(s, isAllOfPart));
   if (!schema || typeof schema !== 'object') return schema;
-  const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'const' || k === 'enum' || k === 'default' ? v : closed(v)]));
-  if (out.properties && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+  const out: Schema = Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === 'const' || k === 'enum' || k === 'default' ? v : closed(v, k === 'allOf')]),
+  );
+  // Parts of an allOf (TypeBox Intersect) see only their own properties: close the whole instead.
+  if (out.allOf && out.unevaluatedProperties === undefined) out.unevaluatedProperties = false;
+  else if (!isAllOfPart && out.properties && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
   return out;
 }
 
@@ -142,6 +146,17 @@ export function assertMatchesOpenApi(doc: Doc, method: string, path: string, r: 
   return true;
 }
 
+/**
+ * One object per distinct document text: every test app serves the same documents on a new
+ * port, and validators are compiled once per document object, not once per app.
+ */
+const byText = new Map<string, Doc>();
+function interned(text: string): Doc {
+  let doc = byText.get(text);
+  if (!doc) byText.set(text, (doc = JSON.parse(text) as Doc));
+  return doc;
+}
+
 /** Served documents by URL (a pending load is shared by concurrent requests). */
 const documents = new Map<string, Promise<Doc | null>>();
 
@@ -151,7 +166,7 @@ export function servedDocument(apiBaseUrl: string): Promise<Doc | null> {
   let pending = documents.get(url);
   if (!pending) {
     pending = fetch(url).then(
-      async (res) => (res.ok ? ((await res.json()) as Doc) : null),
+      async (res) => (res.ok ? interned(await res.text()) : null),
       () => {
         documents.delete(url); // the service may not be up yet (or any more): try again next time
         return null;

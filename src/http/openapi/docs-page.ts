@@ -46,6 +46,10 @@ function rules(s: Schema, r: Resolver): string {
   return parts.join(', ');
 }
 
+/** A nullable field keeps its description on the non-null branch. */
+const describe = (s: Schema, r: Resolver): string =>
+  String(s.description ?? ((s.anyOf as Schema[] | undefined) ?? []).map((b) => r(b).description).find(Boolean) ?? '');
+
 /** Rows for every field of a schema, nested ones as a.b and a[].b. */
 function fieldRows(schema: Schema, r: Resolver, prefix = ''): string[] {
   const s = r(schema);
@@ -56,7 +60,7 @@ function fieldRows(schema: Schema, r: Resolver, prefix = ''): string[] {
     for (const [name, prop] of Object.entries(o.properties as Record<string, Schema>)) {
       const p = r(prop);
       const full = `${prefix}${name}`;
-      rows.push(`<tr><td><code>${esc(full)}</code></td><td>${esc(typeOf(p, r))}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${esc(p.description ?? '')} ${rules(p, r)}</td></tr>`);
+      rows.push(`<tr><td><code>${esc(full)}</code></td><td>${esc(typeOf(p, r))}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${esc(describe(p, r))} ${rules(p, r)}</td></tr>`);
       const items = p.type === 'array' ? r((p.items as Schema) ?? {}) : null;
       rows.push(...fieldRows(items ?? p, r, `${full}${items ? '[]' : ''}.`));
     }
@@ -70,7 +74,7 @@ const table = (head: string[], rows: string[]) =>
 function operationHtml(method: string, path: string, op: Schema, r: Resolver): string {
   const params = ((op.parameters as Schema[] | undefined) ?? []).map((p) => {
     const s = (p.schema as Schema) ?? {};
-    return `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${esc(typeOf(s, r))}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? s.description ?? '')} ${rules(s, r)}</td></tr>`;
+    return `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${esc(typeOf(s, r))}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? describe(s, r))} ${rules(s, r)}</td></tr>`;
   });
   const bodySchema = (op.requestBody as any)?.content?.['application/json']?.schema as Schema | undefined;
   const responses = (op.responses ?? {}) as Record<string, any>;

@@ -88,7 +88,7 @@ export const Order = Type.Object({
 export const ValidationBody = Type.Object(
   {
     category_slug: Type.String({ minLength: 1, description: 'from GET /categories' }),
-    fields: Type.Record(Type.String(), Type.String(), { description: 'form values keyed by form field name (select: the option value)' }),
+    fields: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'form values keyed by form field name (select: the option value); a missing required one is VALIDATION_FIELDS_MISSING' })),
     product_code: Type.Optional(Type.String({ description: 'lets the checker judge product-specific limits (PURCHASE_LIMIT)' })),
   },
   { additionalProperties: false },
