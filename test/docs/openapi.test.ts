@@ -4,7 +4,7 @@ import { DOCUMENTED_APIS, documentUrl } from '../../src/http/routes/docs.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
 import { rawRequest, ResellerClient } from '../support/client.js';
 import { operatorClient } from '../support/json-client.js';
-import { assertMatchesOpenApi, compileSchema, operationsOf, refsOf, resolvePointer } from '../support/openapi.js';
+import { assertMatchesOpenApi, assertMatchesWebhook, compileSchema, operationsOf, refsOf, resolvePointer } from '../support/openapi.js';
 import { storeKinds } from '../support/stores.js';
 
 type Doc = Record<string, any>;
@@ -118,6 +118,12 @@ describe.each(storeKinds())('OpenAPI documents (%s)', (kind) => {
     delete noRate.headers['x-ratelimit-remaining'];
     expect(() => assertMatchesOpenApi(api, 'GET', '/api/v1/balance', noRate)).toThrow(/X-RateLimit-Remaining/);
     expect(assertMatchesOpenApi(api, 'GET', '/api/v1/no-such-route', r)).toBe(false);
+
+    const payload = { ref_id: 'r', order_code: 'ORD-0123456789AB', status: 'success', product_code: 'FF-100', product_name: '100 Diamonds', price: 15000, serial_number: 'SRL-7KQ2M9XW4B', message: 'ok', failure_code: null, failure_reason: null };
+    const headers = { 'x-signature': 'a'.repeat(64), 'x-timestamp': '1700000000000', 'x-callback-id': 'cb1', 'x-callback-attempt': '1' };
+    assertMatchesWebhook(api, 'orderCallback', headers, JSON.stringify(payload));
+    expect(() => assertMatchesWebhook(api, 'orderCallback', headers, JSON.stringify({ ...payload, order_id: 'x' }))).toThrow(/order_id|additional/);
+    expect(() => assertMatchesWebhook(api, 'orderCallback', { ...headers, 'x-callback-attempt': '5' }, JSON.stringify(payload))).toThrow(/X-Callback-Attempt/);
   });
 
   it('real responses of every reseller endpoint match (the test clients check each one)', async () => {

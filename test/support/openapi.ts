@@ -184,3 +184,24 @@ export async function checkServedResponse(apiBaseUrl: string, method: string, pa
   if (doc) assertMatchesOpenApi(doc, method, `${new URL(apiBaseUrl).pathname.replace(/\/$/, '')}${pathAndQuery}`, r);
   return r;
 }
+
+/**
+ * Asserts that a callback the service sent is the documented webhook: every header
+ * parameter present and well-formed, the body valid against its schema with no field the
+ * document does not name.
+ */
+export function assertMatchesWebhook(doc: Doc, name: string, headers: Record<string, string | string[] | undefined>, rawBody: string): void {
+  const op = doc.webhooks?.[name]?.post as Schema | undefined;
+  if (!op) throw new Error(`OpenAPI drift: no webhook ${name}`);
+  for (const p of (op.parameters ?? []) as Schema[]) {
+    if (p.in !== 'header') continue;
+    const value = headers[String(p.name).toLowerCase()];
+    if (value === undefined) {
+      if (p.required) throw new Error(`OpenAPI drift: webhook ${name}: header ${p.name} is missing`);
+      continue;
+    }
+    if (!compileSchema(doc, p.schema)(value)) throw new Error(`OpenAPI drift: webhook ${name}: header ${p.name}: ${String(value)} does not match ${JSON.stringify(p.schema)}`);
+  }
+  const validate = compileSchema(doc, op.requestBody.content['application/json'].schema, true);
+  if (!validate(JSON.parse(rawBody))) throw new Error(`OpenAPI drift: webhook ${name}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}\nbody: ${rawBody.slice(0, 500)}`);
+}
