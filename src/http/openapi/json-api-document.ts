@@ -20,7 +20,7 @@ function commonErrors(route: RouteDoc): DocumentedError[] {
   return [
     ...(route.auth ? (['UNAUTHENTICATED', 'FORBIDDEN'] as const) : []),
     'VALIDATION_ERROR',
-    ...(route.method !== 'GET' && route.method !== 'DELETE' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE'] as const) : []),
+    ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE'] as const) : []),
     'INTERNAL_ERROR',
   ];
 }

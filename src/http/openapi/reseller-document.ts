@@ -43,7 +43,6 @@ interface Endpoint {
   errors: DocumentedError[];
   /** Additional headers of the 200 response. */
   headers?: Record<string, unknown>;
-  rateExempt?: boolean;
   deprecated?: boolean;
 }
 
@@ -61,7 +60,7 @@ const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/order', tag: 'Orders', summary: 'Place a top-up order (asynchronous; idempotent on ref_id)',
     description: 'Exempt from rate limiting. Checks run in this order: body rules, DUPLICATE_REF_ID, PRODUCT_NOT_FOUND, zone, PRICE_NOT_MATCH, ORDER_FAILED_SUPPLIER_GATE, the pre-order ID check (INVALID_ID, REGION_LOCK, PURCHASE_LIMIT: no order, ref_id reusable), INSUFFICIENT_BALANCE. Unknown body fields are VALIDATION_ERROR.',
-    body: S.OrderBody, data: S.OrderCreated, rateExempt: true,
+    body: S.OrderBody, data: S.OrderCreated,
     errors: ['VALIDATION_ERROR', 'PRICE_NOT_MATCH', 'DUPLICATE_REF_ID', 'INSUFFICIENT_BALANCE', 'PRODUCT_NOT_FOUND', 'ORDER_FAILED_SUPPLIER_GATE', 'INVALID_ID', 'REGION_LOCK', 'PURCHASE_LIMIT'],
   },
   {
@@ -115,7 +114,8 @@ function errorHeaders(status: number) {
 function operation(e: Endpoint): Schema {
   const errors: DocumentedError[] = [
     ...AUTH,
-    ...(e.rateExempt ? [] : (['RATE_LIMIT_EXCEEDED'] as const)),
+    // The spec rate-limits GET endpoints only (Limits), so no POST documents a 429.
+    ...(e.method === 'get' ? (['RATE_LIMIT_EXCEEDED'] as const) : []),
     ...(e.method === 'post' ? POST_TRANSPORT : []),
     ...e.errors,
     'INTERNAL_ERROR',
