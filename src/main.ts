@@ -54,6 +54,7 @@ import { createAccountServices, type AccountServices } from './services/account/
 import { RouteRegistry } from './http/json-api.js';
 import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
+import { docsRoutes } from './http/routes/docs.js';
 
 /**
  * The composition root: the one place that reads config and chooses adapters. Everything
@@ -176,7 +177,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/')) await onSend(req, reply);
+    if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);
   });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
@@ -184,6 +185,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   await app.register(adminApi({ sessions, registry: routes, services: operator }), { prefix: ADMIN_PREFIX });
   await app.register(dashboardApi({ sessions, registry: routes, services: account, present }), { prefix: DASHBOARD_PREFIX });
+
+  await app.register(docsRoutes({ registry: routes }));
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });

@@ -27,6 +27,11 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  const served: ServedRoute[] = [];
+  servedRoutes.set(app, served);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) served.push({ method, url: r.url });
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -44,6 +49,16 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
   });
   return app;
 }
+
+/** A route Fastify serves, as registered (Fastify path syntax, prefix included). */
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+const servedRoutes = new WeakMap<FastifyInstance, ServedRoute[]>();
+
+/** Every route the app serves, HEAD included: what the OpenAPI drift checks compare against. */
+export const routesOf = (app: FastifyInstance): readonly ServedRoute[] => servedRoutes.get(app) ?? [];
 
 /** "body.tier must be equal to one of the allowed values: gold, platinum, diamond", and so on. */
 function describeSchemaError(e: { instancePath: string; keyword: string; message?: string; params: Record<string, any> }, dataVar: string): string {

@@ -12,10 +12,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: ResellerPrincipal | null;
   }
-  interface FastifyContextConfig {
-    /** POST /order is exempt from rate limiting (the spec: bounded by balance and ref_id). */
-    rateExempt?: boolean;
-  }
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -53,7 +49,9 @@ export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimit
       req.principal = principal;
       const limit = limitOf(principal.tier);
       const key = `reseller:${principal.resellerId}`;
-      const state = req.routeOptions.config.rateExempt ? await deps.limiter.peek(key, limit) : await deps.limiter.consume(key, limit);
+      // The spec's tier limits apply to GET endpoints; POSTs (the order above all, bounded by
+      // balance and ref_id) are not counted but still show the account's state in the headers.
+      const state = req.method === 'GET' ? await deps.limiter.consume(key, limit) : await deps.limiter.peek(key, limit);
       setRateHeaders(reply, state);
       if (!state.allowed) {
         throw new AppError('RATE_LIMIT_EXCEEDED', `rate limit of ${limit} requests per minute for your tier exceeded; retry after ${state.resetSeconds} s`, {

@@ -42,6 +42,11 @@ describe('rate limits (in-memory, per account, by tier)', () => {
     expect(order.status, order.text).toBe(200);
     expect(order.headers['x-ratelimit-remaining']).toBe('0');
     expect(order.headers['x-ratelimit-limit']).toBe('300');
+    // So are the other POSTs: the spec's limits are for GET endpoints.
+    const validation = await r.client.post('/validation', { category_slug: 'free-fire', fields: { user_id: '123456789' } });
+    expect(validation.status, validation.text).toBe(200);
+    expect((await r.client.post('/check-status', { ref_id: 'never-placed' })).status).toBe(404);
+    expect((await r.client.post('/callbacks/resend', { ref_id: 'never-placed' })).status).toBe(404);
   });
 
   it('the limit follows the tier, and accounts are counted separately', async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { sign } from '../../src/domain/signature.js';
 import { recordSecret } from './log-audit.js';
+import { checkServedResponse } from './openapi.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -33,18 +34,20 @@ export class ResellerClient {
     return signature;
   }
 
-  get(pathAndQuery: string, opts: RequestOptions = {}) {
+  /** Every response is checked against the served OpenAPI document (test/support/openapi.ts). */
+  async get(pathAndQuery: string, opts: RequestOptions = {}) {
     const ts = opts.timestamp ?? String(Date.now());
-    return rawRequest(`${this.baseUrl}${pathAndQuery}`, {
+    const r = await rawRequest(`${this.baseUrl}${pathAndQuery}`, {
       method: 'GET',
       headers: { 'x-api-key': this.apiKey, 'x-timestamp': ts, 'x-signature': this.sign(ts), ...opts.headers },
     });
+    return checkServedResponse(this.baseUrl, 'GET', pathAndQuery, r);
   }
 
-  post(path: string, body: unknown, opts: RequestOptions = {}) {
+  async post(path: string, body: unknown, opts: RequestOptions = {}) {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     const ts = opts.timestamp ?? String(Date.now());
-    return rawRequest(`${this.baseUrl}${path}`, {
+    const r = await rawRequest(`${this.baseUrl}${path}`, {
       method: 'POST',
       body: text,
       headers: {
@@ -55,6 +58,7 @@ export class ResellerClient {
         ...opts.headers,
       },
     });
+    return checkServedResponse(this.baseUrl, 'POST', path, r);
   }
 }
 

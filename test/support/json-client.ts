@@ -1,6 +1,7 @@
 import { rawRequest, type ApiResponse } from './client.js';
 import type { TestApp } from './app.js';
 import { recordSecret } from './log-audit.js';
+import { checkServedResponse } from './openapi.js';
 
 /** Secrets the session APIs hand out once (tokens, passwords, API secrets): the log audit looks for them. */
 function recordSecretsIn(value: unknown, key = ''): void {
@@ -18,6 +19,7 @@ export class JsonClient {
     public token: string | null = null,
   ) {}
 
+  /** Every response is checked against the served OpenAPI document (test/support/openapi.ts). */
   async request(method: string, path: string, body?: unknown, headers: Record<string, string | null> = {}): Promise<ApiResponse> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     if (body && typeof body === 'object') recordSecretsIn(body);
@@ -31,7 +33,7 @@ export class JsonClient {
       },
     });
     recordSecretsIn(response.body);
-    return response;
+    return checkServedResponse(this.baseUrl, method, path, response);
   }
 
   get = (path: string) => this.request('GET', path);

@@ -46,7 +46,7 @@ export function resellerApi(deps: ResellerApiDeps) {
       return { success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) };
     });
 
-    app.post('/order', { config: { rateExempt: true } }, async (req) => {
+    app.post('/order', async (req) => {
       const order = await placeOrder.execute(principalOf(req), req.body);
       return { success: true, data: present.orderCreated(order) };
     });

@@ -1,0 +1,74 @@
+import type { JsonApiName, RouteDoc, RouteRegistry } from '../json-api.js';
+import { PageMeta } from '../schemas.js';
+import { errorResponses, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument } from './shared.js';
+
+const TITLES: Record<JsonApiName, { title: string; prefix: string; description: string }> = {
+  admin: {
+    title: 'Top-up operator API',
+    prefix: '/admin/v1',
+    description: 'The operator API: resellers, catalog, suppliers, orders and wallets. Sign in with POST /auth/sign-in, then send `Authorization: Bearer <token>`.',
+  },
+  dashboard: {
+    title: 'Top-up reseller dashboard API',
+    prefix: '/dashboard/v1',
+    description: 'The reseller self-service API (registration, API keys, IP whitelist, callback URL, orders and wallet) behind the dashboard. Bearer sessions, not the HMAC signature of API v1.',
+  },
+};
+
+/** Codes any route of a session API can answer, besides the ones it declares. */
+function commonErrors(route: RouteDoc): DocumentedError[] {
+  return [
+    ...(route.auth ? (['UNAUTHENTICATED', 'FORBIDDEN'] as const) : []),
+    'VALIDATION_ERROR',
+    ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE'] as const) : []),
+    'INTERNAL_ERROR',
+  ];
+}
+
+const retryAfter = { description: 'seconds to wait before the next attempt', required: true, schema: { type: 'string', pattern: '^\\d+$' } };
+
+function operation(route: RouteDoc) {
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: route.auth ? [{ bearer: [] }] : [],
+    parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query)],
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+    responses: {
+      200: {
+        description: 'success',
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER },
+        content: { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
+      },
+      ...errorResponses([...commonErrors(route), ...route.errors], (status) => ({
+        'X-Request-Id': REQUEST_ID_HEADER,
+        ...(status === 429 ? { 'Retry-After': retryAfter } : {}),
+      })),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of one session API, from the routes its kit declared. */
+export function buildJsonApiDocument(registry: RouteRegistry, api: JsonApiName): OpenApiDocument {
+  const meta = TITLES[api];
+  const paths: OpenApiDocument['paths'] = {};
+  const routes = registry.of(api);
+  for (const route of routes) {
+    const path = route.path.slice(meta.prefix.length) || '/';
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: meta.title, version: '1.0.0', description: meta.description },
+    servers: [{ url: meta.prefix }],
+    tags,
+    paths,
+    components: {
+      schemas: { PageMeta: plain(PageMeta) },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the session token from POST /auth/sign-in' } },
+    },
+  };
+}
