@@ -79,6 +79,7 @@ declare module 'fastify' {
 }
 
 export type JsonApiKit<A extends JsonApiName> = {
+  readonly api: A;
   route<B extends TSchema = TSchema, Q extends TSchema = TSchema, P extends TSchema = TSchema>(spec: RouteSpec<A, B, Q, P>): void;
 };
 
@@ -114,6 +115,7 @@ export function jsonApi<A extends JsonApiName>(
   });
 
   return {
+    api: opts.api,
     route(spec) {
       const auth = spec.auth ?? true;
       opts.registry.routes.push({

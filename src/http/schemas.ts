@@ -6,6 +6,10 @@ import { Type, type TSchema } from '@sinclair/typebox';
  */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
+/** A string out of a fixed list, as a JSON Schema enum (its errors read "must be one of …"). */
+export const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
 /** Money leaves and enters the APIs in major units of the one configured currency, as JSON numbers. */
 export const Money = (description = 'amount in major units of the configured currency') => Type.Number({ description });
 

@@ -36,14 +36,14 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     const a1 = await place(a.client);
     const b1 = await place(b.client);
     const a2 = await place(a.client);
-    await fulfilment.succeed(a1.id, 'SN-1', Date.now());
+    await fulfilment.succeed(a1.id, 'SRL-SN00000001', Date.now());
     await fulfilment.flagForOperator(a2.id, Date.now());
 
     const byReseller = await op.get(`/orders?reseller_id=${a.id}`);
     expect(byReseller.status, byReseller.text).toBe(200);
     expect(byReseller.body.data.orders.map((o: any) => o.order_id)).toEqual([a2.id, a1.id]);
     expect(byReseller.body.meta).toMatchObject({ total: 2, page: 1 });
-    expect(byReseller.body.data.orders[1]).toMatchObject({ reseller_id: a.id, status: 'success', serial_number: 'SN-1', price: 15000, needs_attention: false });
+    expect(byReseller.body.data.orders[1]).toMatchObject({ reseller_id: a.id, status: 'success', serial_number: 'SRL-SN00000001', price: 15000, needs_attention: false });
 
     expect((await op.get(`/orders?ref_id=${b1.ref}`)).body.data.orders.map((o: any) => o.order_id)).toEqual([b1.id]);
     const success = (await op.get(`/orders?status=success&reseller_id=${a.id}`)).body.data.orders;
@@ -79,7 +79,7 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
     const o = await place(r.client);
     const doneAt = Date.now() - 1000;
-    await fulfilment.succeed(o.id, 'SN-2', doneAt);
+    await fulfilment.succeed(o.id, 'SRL-SN00000002', doneAt);
     const callbacksBefore = (await jobsFor(o.id, JOB_KINDS.deliverCallback)).length;
 
     const res = await op.post(`/orders/${o.id}/refund`, { note: 'customer never received the diamonds' });
@@ -107,7 +107,7 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     expect(after.status).toBe('refunded');
     expect(after.completed_at).not.toBeNull();
 
-    expect(await fulfilment.succeed(o.id, 'LATE-SN', Date.now())).toBe(false);
+    expect(await fulfilment.succeed(o.id, 'SRL-LATE000001', Date.now())).toBe(false);
     expect(await fulfilment.fail(o.id, { code: 'SUPPLIER_REJECTED', reason: 'late' } as never, Date.now())).toBe(false);
     // The order's fulfilment job, run now, sees the order is no longer processing and stops.
     const outcome = await t.platform.jobHandlers[JOB_KINDS.fulfilOrder]!({ id: 0, kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, attempts: 1 } as never);
@@ -140,7 +140,7 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
   it('10 simultaneous refunds of one order: one 200, nine INVALID_STATE, exactly one refund entry', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
     const o = await place(r.client);
-    await fulfilment.succeed(o.id, 'SN-3', Date.now());
+    await fulfilment.succeed(o.id, 'SRL-SN00000003', Date.now());
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => op.post(`/orders/${o.id}/refund`, { note: `race ${i}` })));
     expect(results.filter((x) => x.status === 200)).toHaveLength(1);
     for (const x of results.filter((x) => x.status !== 200)) expectJsonError(x, 409, 'INVALID_STATE');
@@ -155,7 +155,7 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
     const o = await place(r.client);
     expectJsonError(await op.post(`/orders/${o.id}/resend-callback`), 409, 'INVALID_STATE');
-    await fulfilment.succeed(o.id, 'SN-4', Date.now());
+    await fulfilment.succeed(o.id, 'SRL-SN00000004', Date.now());
     const res = await op.post(`/orders/${o.id}/resend-callback`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual({ order_id: o.id, round: 2, queued: true });

@@ -7,6 +7,7 @@ import { ResellerClient } from './client.js';
 import type { TestApp } from './app.js';
 import { JsonClient } from './json-client.js';
 
+FormatRegistry.Set('uuid', (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v));
 FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 
 export const dashboardClient = (t: TestApp, token: string | null = null) => new JsonClient(`${t.origin}/dashboard/v1`, token);

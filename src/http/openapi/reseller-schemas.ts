@@ -119,29 +119,30 @@ export const LedgerEntry = Type.Object({
   created_at: IsoTime(),
 });
 
+/** One round of an order's callback (the X-Callback-Id stays the same across its attempts). */
+export const CallbackDelivery = Type.Object({
+  callback_id: Type.String({ description: 'the X-Callback-Id of this round' }),
+  round: Type.Integer({ minimum: 1 }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('skipped')], { description: 'skipped: no callback URL was set' }),
+  url: Nullable(Type.String()),
+  attempts: Type.Integer({ minimum: 0, maximum: 4 }),
+  next_attempt_at: Nullable(IsoTime()),
+  attempt_log: Type.Array(
+    Type.Object({
+      attempt: Type.Integer({ minimum: 1, maximum: 4 }),
+      started_at: IsoTime(),
+      duration_ms: Type.Integer({ minimum: 0 }),
+      http_status: Nullable(Type.Integer()),
+      error: Nullable(Type.String()),
+      response_snippet: Nullable(Type.String()),
+    }),
+  ),
+});
+
 export const CallbackLog = Type.Object({
   ref_id: Type.String(),
   order_code: OrderCode,
-  deliveries: Type.Array(
-    Type.Object({
-      callback_id: Type.String({ description: 'the X-Callback-Id of this round' }),
-      round: Type.Integer({ minimum: 1 }),
-      status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('skipped')], { description: 'skipped: no callback URL was set' }),
-      url: Nullable(Type.String()),
-      attempts: Type.Integer({ minimum: 0, maximum: 4 }),
-      next_attempt_at: Nullable(IsoTime()),
-      attempt_log: Type.Array(
-        Type.Object({
-          attempt: Type.Integer({ minimum: 1, maximum: 4 }),
-          started_at: IsoTime(),
-          duration_ms: Type.Integer({ minimum: 0 }),
-          http_status: Nullable(Type.Integer()),
-          error: Nullable(Type.String()),
-          response_snippet: Nullable(Type.String()),
-        }),
-      ),
-    }),
-  ),
+  deliveries: Type.Array(CallbackDelivery),
 });
 
 export const CallbackResent = Type.Object({ ref_id: Type.String(), order_code: OrderCode, round: Type.Integer({ minimum: 1 }), message: Type.String() });

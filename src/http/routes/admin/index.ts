@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isoMillis } from '../../../domain/order.js';
 import type { OperatorServices } from '../../../services/operator/index.js';
 import type { Sessions } from '../../../services/sessions.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
-import { Ok, SessionData, SignInBody } from '../../schemas.js';
+import { sessionRoutes } from '../session-routes.js';
 import { catalogRoutes } from './catalog.js';
 import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
@@ -23,7 +22,8 @@ export const ADMIN_PREFIX = '/admin/v1';
 export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
-    authRoutes(kit, deps);
+    sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
+    operatorRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
     supplyRoutes(kit, deps.services);
     resellerRoutes(kit, deps);
@@ -34,29 +34,7 @@ export function adminApi(deps: AdminApiDeps) {
 
 const Operator = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() });
 
-function authRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
-  kit.route({
-    method: 'POST', url: '/auth/sign-in', tag: 'Session', auth: false,
-    summary: 'Sign in as an operator; returns a bearer token',
-    body: SignInBody,
-    response: Type.Object({ ...SessionData.properties, operator_id: Type.String() }),
-    errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
-    handler: async ({ body, ip }) => {
-      const s = await deps.sessions.signIn('operator', body.email, body.password, ip);
-      return { data: { token: s.token, expires_at: isoMillis(s.expiresAt), operator_id: s.subjectId } };
-    },
-  });
-
-  kit.route({
-    method: 'POST', url: '/auth/sign-out', tag: 'Session',
-    summary: 'End this session (the token stops working at once)',
-    response: Ok,
-    handler: async ({ authorization }) => {
-      await deps.sessions.signOut(authorization);
-      return { data: { ok: true } };
-    },
-  });
-
+function operatorRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/me', tag: 'Session',
     summary: 'The signed-in operator',

@@ -4,7 +4,7 @@ import type { JsonApiKit } from '../../json-api.js';
 import { presenters } from '../../presenters.js';
 import { IdParams, IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
-import { LedgerEntry, Order } from './shared-schemas.js';
+import { LedgerEntry, Order } from '../../openapi/reseller-schemas.js';
 
 const OrderSummary = Type.Object({
   ...Order.properties,

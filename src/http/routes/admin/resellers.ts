@@ -3,9 +3,9 @@ import { pageMeta } from '../../../domain/list-query.js';
 import { isoMillis } from '../../../domain/order.js';
 import { presenters } from '../../presenters.js';
 import type { JsonApiKit } from '../../json-api.js';
-import { IdParams, IsoTime, Money, Nullable, PageQueryProps } from '../../schemas.js';
+import { IdParams, IsoTime, Money, Nullable, PageQueryProps, StringEnum } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
-import { LedgerEntry, StringEnum } from './shared-schemas.js';
+import { LedgerEntry } from '../../openapi/reseller-schemas.js';
 import { TIERS } from '../../../store/resellers-repo.js';
 
 const TierSchema = StringEnum(TIERS);

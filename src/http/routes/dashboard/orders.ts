@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { pageMeta } from '../../../domain/list-query.js';
 import { orderCode } from '../../../domain/order.js';
-import { CallbackDeliveryShape, LedgerEntryShape, OrderShape } from '../../api-v1-shapes.js';
+import { CallbackDelivery as CallbackDeliveryShape, LedgerEntry as LedgerEntryShape, Order as OrderShape } from '../../openapi/reseller-schemas.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, PageQueryProps } from '../../schemas.js';
 import type { DashboardApiDeps } from './index.js';
