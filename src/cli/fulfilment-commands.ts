@@ -1,96 +1,103 @@
-import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
-import type { Platform } from '../main.js';
+import type { SandboxSwitches } from '../adapters/suppliers/sandbox.js';
+import { CLI_ACTOR } from '../services/operator/actor.js';
 import { openDatabase } from '../store/db.js';
 import { FulfilmentRepo } from '../store/fulfilment-repo.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { findOrderId, loadConfig, withPlatform, type CommandSet } from './support.js';
+import { findOrderId, loadConfig, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
 
-/** Operator switches of the sandbox supplier, to show every status and gate rule by hand. */
+const SANDBOX_USAGE = 'topup sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken] [--json]';
+
+/** Operator switches of the sandbox supplier, to show every status and gate rule by hand (audited). */
 async function sandbox(args: string[]) {
-  const config = loadConfig();
-  const db = openDatabase(config.store);
-  await migrateToLatest(db);
+  const { flags, json, positional } = parseArgs(args, ['mode', 'out-of-stock', 'availability'], SANDBOX_USAGE);
   const patch: Partial<SandboxSwitches> = {};
-  for (let i = 0; i < args.length; i++) {
-    const [flag, value] = [args[i], args[i + 1] ?? ''];
-    if (flag === '--mode' && ['up', 'down', 'maintenance'].includes(value)) patch.mode = value as SandboxSwitches['mode'];
-    else if (flag === '--out-of-stock') patch.outOfStock = value.split(',').map((s) => s.trim()).filter(Boolean);
-    else if (flag === '--availability' && ['ok', 'broken'].includes(value)) patch.availabilityBroken = value === 'broken';
-    else {
-      process.stderr.write('usage: topup sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken]\n');
-      process.exit(2);
-    }
-    i++;
+  if (positional.length) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
+  if (flags.mode !== undefined) {
+    if (!['up', 'down', 'maintenance'].includes(flags.mode)) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
+    patch.mode = flags.mode as SandboxSwitches['mode'];
   }
-  const switches = Object.keys(patch).length ? await writeSandboxSwitches(db.db, patch) : await readSandboxSwitches(db.db);
-  await db.close();
-  process.stdout.write(`${JSON.stringify(switches, null, 2)}\n(the server picks this up at its next supply refresh, SUPPLY_REFRESH_MS)\n`);
-}
-
-async function resendCallbackCommand(idOrCode: string | undefined) {
-  if (!idOrCode) throw new Error('usage: topup resend-callback ORDER_ID|ORDER_CODE');
+  if (flags['out-of-stock'] !== undefined) patch.outOfStock = flags['out-of-stock'].split(',').map((x) => x.trim()).filter(Boolean);
+  if (flags.availability !== undefined) {
+    if (!['ok', 'broken'].includes(flags.availability)) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
+    patch.availabilityBroken = flags.availability === 'broken';
+  }
   await withPlatform(async (p) => {
-    const orderId = await findOrderId(p, idOrCode);
-    const { round } = await p.resendCallback.execute(orderId);
-    process.stdout.write(`${JSON.stringify({ order_id: orderId, round, queued: true })}\n`);
+    const supply = p.operator.supply;
+    const switches = Object.keys(patch).length ? await supply.setSandboxSwitches(patch, CLI_ACTOR) : await supply.sandboxSwitches();
+    output(json, switches, `${JSON.stringify(switches, null, 2)}\n(the server picks this up at its next supply refresh, SUPPLY_REFRESH_MS)`);
   });
 }
 
-async function callbackLogCommand(idOrCode: string | undefined) {
-  if (!idOrCode) throw new Error('usage: topup callback-log ORDER_ID|ORDER_CODE');
+async function resendCallbackCommand(args: string[]) {
+  const { positional: [idOrCode], json } = parseArgs(args, [], 'topup resend-callback ORDER [--json]');
+  if (!idOrCode) throw new UsageError('usage: topup resend-callback ORDER_ID|ORDER_CODE [--json]');
   await withPlatform(async (p) => {
-    process.stdout.write(`${JSON.stringify(await p.callbacks.log(await findOrderId(p, idOrCode)), null, 2)}\n`);
+    const { orderId, round } = await p.operator.orders.resendCallback(await findOrderId(p, idOrCode), CLI_ACTOR);
+    output(json, { order_id: orderId, round, queued: true }, `round ${round} of callbacks queued for order ${orderId}`);
   });
 }
 
-async function callbackUrlCommand(email: string | undefined, url: string | undefined) {
-  if (!email || url === undefined) throw new Error('usage: topup callback-url RESELLER_EMAIL URL|none');
+async function callbackLogCommand(args: string[]) {
+  const { positional: [idOrCode] } = parseArgs(args, [], 'topup callback-log ORDER [--json]');
+  if (!idOrCode) throw new UsageError('usage: topup callback-log ORDER_ID|ORDER_CODE [--json]');
   await withPlatform(async (p) => {
-    const r = await p.database.db.selectFrom('resellers').select('id').where('email', '=', email).executeTakeFirst();
-    if (!r) throw new Error(`no reseller with email ${email}`);
-    await p.setCallbackUrl.execute(r.id, url === 'none' ? null : url);
-    process.stdout.write(`${JSON.stringify({ reseller_id: r.id, callback_url: url === 'none' ? null : url })}\n`);
+    const log = await p.callbacks.log(await findOrderId(p, idOrCode));
+    output(true, log, '');
   });
 }
 
-function manageSupply(p: Platform) {
-  return p.operator.supply;
+async function callbackUrlCommand(args: string[]) {
+  const { positional: [email, url], json } = parseArgs(args, [], 'topup callback-url RESELLER_EMAIL URL|none [--json]');
+  if (!email || url === undefined) throw new UsageError('usage: topup callback-url RESELLER_EMAIL URL|none [--json]');
+  await withPlatform(async (p) => {
+    const id = await p.operator.resellers.idByEmail(email);
+    const callbackUrl = url === 'none' ? null : url;
+    await p.setCallbackUrl.execute(id, callbackUrl);
+    output(json, { reseller_id: id, callback_url: callbackUrl }, `callback URL of ${email}: ${callbackUrl ?? 'none'}`);
+  });
 }
 
-async function supplierAddUpstream(name: string | undefined, baseUrl: string | undefined) {
+async function supplierAddUpstream(args: string[]) {
+  const { positional: [name, baseUrl], json } = parseArgs(args, [], 'topup supplier-add-upstream NAME BASE_URL [--json]');
   const apiKey = process.env.UPSTREAM_API_KEY ?? '';
   const apiSecret = process.env.UPSTREAM_API_SECRET ?? '';
   if (!name || !baseUrl || !apiKey || !apiSecret) {
-    throw new Error('usage: UPSTREAM_API_KEY=… UPSTREAM_API_SECRET=… topup supplier-add-upstream NAME BASE_URL');
+    throw new UsageError('usage: UPSTREAM_API_KEY=… UPSTREAM_API_SECRET=… topup supplier-add-upstream NAME BASE_URL [--json]');
   }
   await withPlatform(async (p) => {
-    const { id } = await manageSupply(p).addUpstreamV1({ name, baseUrl, apiKey, apiSecret });
-    process.stdout.write(`${JSON.stringify({ supplier_id: id, name, adapter: 'upstream-v1', callback_url_to_set_upstream: `<this server>/hooks/upstream-v1/${id}` })}\n`);
+    const { id } = await p.operator.supply.addUpstreamV1({ name, baseUrl, apiKey, apiSecret }, CLI_ACTOR);
+    const hook = `<this server>/hooks/upstream-v1/${id}`;
+    output(json, { supplier_id: id, name, adapter: 'upstream-v1', callback_url_to_set_upstream: hook }, `supplier ${name} added (${id}); set its callback URL upstream to ${hook}`);
   });
 }
 
+const SUPPLIER_SET_USAGE = 'topup supplier-set NAME [--enabled true|false] [--status active|maintenance] [--json]';
+
 async function supplierSet(args: string[]) {
-  const [name, ...flags] = args;
+  const { positional: [name], flags, json } = parseArgs(args, ['enabled', 'status'], SUPPLIER_SET_USAGE);
   const patch: { enabled?: boolean; status?: 'active' | 'maintenance' } = {};
-  for (let i = 0; i < flags.length; i += 2) {
-    const [flag, value] = [flags[i], flags[i + 1]];
-    if (flag === '--enabled' && (value === 'true' || value === 'false')) patch.enabled = value === 'true';
-    else if (flag === '--status' && (value === 'active' || value === 'maintenance')) patch.status = value;
-    else throw new Error('usage: topup supplier-set NAME [--enabled true|false] [--status active|maintenance]');
+  if (flags.enabled !== undefined) {
+    if (flags.enabled !== 'true' && flags.enabled !== 'false') throw new UsageError(`usage: ${SUPPLIER_SET_USAGE}`);
+    patch.enabled = flags.enabled === 'true';
   }
-  if (!name || Object.keys(patch).length === 0) throw new Error('usage: topup supplier-set NAME [--enabled true|false] [--status active|maintenance]');
+  if (flags.status !== undefined) {
+    if (flags.status !== 'active' && flags.status !== 'maintenance') throw new UsageError(`usage: ${SUPPLIER_SET_USAGE}`);
+    patch.status = flags.status;
+  }
+  if (!name || Object.keys(patch).length === 0) throw new UsageError(`usage: ${SUPPLIER_SET_USAGE}`);
   await withPlatform(async (p) => {
-    await manageSupply(p).setSupplier(name, patch);
-    process.stdout.write(`${JSON.stringify({ supplier: name, ...patch })}\n`);
+    await p.operator.supply.setSupplier(name, patch, CLI_ACTOR);
+    output(json, { supplier: name, ...patch }, `supplier ${name}: ${JSON.stringify(patch)}`);
   });
 }
 
 async function routeAdd(args: string[]) {
-  const [productCode, supplierName, sku, priority, cost] = args;
-  if (!productCode || !supplierName || !sku || priority === undefined) throw new Error('usage: topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST]');
+  const usage = 'topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST] [--json]';
+  const { positional: [productCode, supplierName, sku, priority, cost], json } = parseArgs(args, [], usage);
+  if (!productCode || !supplierName || !sku || priority === undefined) throw new UsageError(`usage: ${usage}`);
   await withPlatform(async (p) => {
-    const { id } = await manageSupply(p).addRoute({ productCode, supplierName, sku, priority: Number(priority), cost: Number(cost ?? 0) });
-    process.stdout.write(`${JSON.stringify({ route_id: id, product_code: productCode, supplier: supplierName, sku, priority: Number(priority) })}\n`);
+    const { id } = await p.operator.supply.addRoute({ productCode, supplierName, sku, priority: Number(priority), cost: cost ?? '0' }, CLI_ACTOR);
+    output(json, { route_id: id, product_code: productCode, supplier: supplierName, sku, priority: Number(priority) }, `route ${id}: ${productCode} → ${supplierName} ${sku} (priority ${priority})`);
   });
 }
 
@@ -130,11 +137,11 @@ export const fulfilmentCommands: CommandSet = {
   commands: {
     sandbox,
     attention,
-    'supplier-add-upstream': (args) => supplierAddUpstream(args[0], args[1]),
+    'supplier-add-upstream': supplierAddUpstream,
     'route-add': routeAdd,
     'supplier-set': supplierSet,
-    'resend-callback': (args) => resendCallbackCommand(args[0]),
-    'callback-log': (args) => callbackLogCommand(args[0]),
-    'callback-url': (args) => callbackUrlCommand(args[0], args[1]),
+    'resend-callback': resendCallbackCommand,
+    'callback-log': callbackLogCommand,
+    'callback-url': callbackUrlCommand,
   },
 };

@@ -1,3 +1,4 @@
+import type { Actor } from './operator/actor.js';
 import type { Kysely } from 'kysely';
 import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
 import type { SecretBox } from '../adapters/secret-box.js';
@@ -11,7 +12,6 @@ import { minorUnits } from './operator/money-input.js';
 import { toMajor } from '../domain/money.js';
 
 /** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
-const CLI = 'cli';
 
 export interface RoutePatch {
   sku?: string;
@@ -54,12 +54,12 @@ export class ManageSupply {
   }
 
   /** The simulated upstream (its behaviour follows the sandbox switches). */
-  async addSandbox(name: string, actor: string = CLI) {
+  async addSandbox(name: string, actor: Actor) {
     checkSupplierName(name);
     return this.insertSupplier(actor, { name, adapter: 'sandbox', credentialsEnc: null });
   }
 
-  async addUpstreamV1(input: { name: string; baseUrl: string; apiKey: string; apiSecret: string }, actor: string = CLI) {
+  async addUpstreamV1(input: { name: string; baseUrl: string; apiKey: string; apiSecret: string }, actor: Actor) {
     checkSupplierName(input.name);
     let url: URL;
     try {
@@ -85,7 +85,7 @@ export class ManageSupply {
   }
 
   /** Takes a supplier out of (or back into) service; the supplier gate follows at once. */
-  async setSupplier(idOrName: string, patch: { enabled?: boolean; status?: 'active' | 'maintenance' }, actor: string = CLI) {
+  async setSupplier(idOrName: string, patch: { enabled?: boolean; status?: 'active' | 'maintenance' }, actor: Actor) {
     return this.change(actor, async (supply, audit) => {
       const before = await this.supplier(supply, idOrName);
       await supply.updateSupplier(before.id, {
@@ -102,7 +102,7 @@ export class ManageSupply {
     return this.routes(new SupplyRepo(this.deps.db), productCode === undefined ? {} : { productCode });
   }
 
-  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean }, actor: string = CLI) {
+  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean }, actor: Actor) {
     checkRoute(input);
     const cost = this.minor(input.cost)!;
     return this.change(actor, async (supply, audit) => {
@@ -117,7 +117,7 @@ export class ManageSupply {
     });
   }
 
-  async updateRoute(id: string, patch: RoutePatch, actor: string = CLI) {
+  async updateRoute(id: string, patch: RoutePatch, actor: Actor) {
     checkRoute(patch);
     const cost = this.minor(patch.cost);
     return this.change(actor, async (supply, audit) => {
@@ -139,7 +139,7 @@ export class ManageSupply {
   }
 
   /** Orders keep the supplier and SKU they were sent with, so a route can go without losing history. */
-  async deleteRoute(id: string, actor: string = CLI) {
+  async deleteRoute(id: string, actor: Actor) {
     return this.change(actor, async (supply, audit) => {
       const [before] = await this.routes(supply, { routeId: id });
       if (!before) throw new AppError('NOT_FOUND', `no route with id "${id}"`);
@@ -152,7 +152,7 @@ export class ManageSupply {
     return readSandboxSwitches(this.deps.db);
   }
 
-  async setSandboxSwitches(patch: Partial<SandboxSwitches>, actor: string = CLI): Promise<SandboxSwitches> {
+  async setSandboxSwitches(patch: Partial<SandboxSwitches>, actor: Actor): Promise<SandboxSwitches> {
     if (patch.outOfStock?.some((sku) => sku.trim() === '')) throw new AppError('VALIDATION_ERROR', 'out_of_stock SKUs must not be empty');
     return this.change(actor, async (_supply, audit, trx) => {
       const before = await readSandboxSwitches(trx);

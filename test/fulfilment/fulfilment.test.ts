@@ -166,7 +166,7 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
     const p = t.platform;
     const manage = p.operator.supply;
     for (const patch of [{ status: 'maintenance' as const }, { enabled: false }]) {
-      await manage.setSupplier('sandbox', patch);
+      await manage.setSupplier('sandbox', patch, 'cli');
       try {
         const before = await stateSnapshot(p);
         const ref = uniqueRef();
@@ -176,7 +176,7 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
         expect(await stateSnapshot(p)).toEqual(before);
         expect((await t.client.get(`/order-status?ref_id=${ref}`)).status).toBe(404);
       } finally {
-        await manage.setSupplier('sandbox', { status: 'active', enabled: true });
+        await manage.setSupplier('sandbox', { status: 'active', enabled: true }, 'cli');
       }
     }
   });

@@ -21,14 +21,14 @@ describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)
     // Set up the way an operator does (topup supplier-add-upstream / route-add).
     const p = downstream.platform;
     const manage = p.operator.supply;
-    supplierId = (await manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: upstream.demo.apiKey, apiSecret: upstream.demo.apiSecret })).id;
+    supplierId = (await manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: upstream.demo.apiKey, apiSecret: upstream.demo.apiSecret }, 'cli')).id;
     const stored = await db.selectFrom('suppliers').select('credentials_enc').where('id', '=', supplierId).executeTakeFirstOrThrow();
     expect(stored.credentials_enc).not.toContain(upstream.demo.apiSecret);
     await db.updateTable('product_routes').set({ enabled: 0 }).where('product_code', 'in', ['FF-100', 'STEAM-60K']).execute();
-    await manage.addRoute({ productCode: 'FF-100', supplierName: 'Upstream One', sku: 'FF-100', priority: 1, cost: 14000 });
-    await manage.addRoute({ productCode: 'STEAM-60K', supplierName: 'Upstream One', sku: 'STEAM-60K', priority: 1, cost: 60000 });
-    await expect(manage.addRoute({ productCode: 'NOPE', supplierName: 'Upstream One', sku: 'x', priority: 1, cost: 0 })).rejects.toMatchObject({ code: 'PRODUCT_NOT_FOUND' });
-    await expect(manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: 'k', apiSecret: 's' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await manage.addRoute({ productCode: 'FF-100', supplierName: 'Upstream One', sku: 'FF-100', priority: 1, cost: 14000 }, 'cli');
+    await manage.addRoute({ productCode: 'STEAM-60K', supplierName: 'Upstream One', sku: 'STEAM-60K', priority: 1, cost: 60000 }, 'cli');
+    await expect(manage.addRoute({ productCode: 'NOPE', supplierName: 'Upstream One', sku: 'x', priority: 1, cost: 0 }, 'cli')).rejects.toMatchObject({ code: 'PRODUCT_NOT_FOUND' });
+    await expect(manage.addUpstreamV1({ name: 'Upstream One', baseUrl: upstream.baseUrl, apiKey: 'k', apiSecret: 's' }, 'cli')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
   afterAll(async () => {
     if (downstream) await ledgerConsistent(downstream.platform.database.db);

@@ -28,7 +28,7 @@ describe.each(storeKinds())('secrets at rest (%s)', (kind) => {
     const upstreamSecret = `up_${randomBytes(24).toString('base64url')}`;
     await p.operator.supply.addUpstreamV1({
       name: 'Upstream at rest', baseUrl: 'https://upstream.example/api/v1', apiKey: 'tk_upstream', apiSecret: upstreamSecret,
-    });
+    }, 'cli');
     secrets['supplier API secret'] = upstreamSecret;
     const operator = await p.operator.operators.ensureFirst();
     secrets['operator password'] = operator!.password;
