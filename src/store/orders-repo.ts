@@ -417,7 +417,10 @@ async function postgresOrderGroup(db: Kysely<DB>, batch: QueuedOrder[]): Promise
     category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, now,
     checker_verified: o.checkerVerified ? 1 : 0, job_kind: JOB_KINDS.fulfilOrder, job_payload: JSON.stringify({ orderId: o.id }),
   }));
-  const { rows } = await sql<{ r: { e?: 'dup' | 'balance'; balance?: number }[] }>`select topup_place_orders(${JSON.stringify(input)}::jsonb) as r`.execute(db);
+  // jsonb refuses a lone surrogate's \u escape; as a text parameter the driver's UTF-8
+  // encoding stores U+FFFD for it, so the same replacement keeps the stored text as before.
+  const json = JSON.stringify(input, (_k, v: unknown) => (typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v));
+  const { rows } = await sql<{ r: { e?: 'dup' | 'balance'; balance?: number }[] }>`select topup_place_orders(${json}::jsonb) as r`.execute(db);
   const results = rows[0]!.r;
   if (results.length !== batch.length) throw new Error(`topup_place_orders answered ${results.length} outcomes for ${batch.length} orders`);
   return results.map((r, i): Outcome => {
