@@ -2,6 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 
 /**
+ * Also the (kind, run_at) index of job claims, which take callback deliveries first.
+ *
  * The order transaction of a whole group as one server-side function (PostgreSQL only):
  * OrdersRepo calls it once per group, so a group costs one round trip and one commit
  * instead of ~6 round trips per order while the hot reseller's row lock is held.
@@ -18,6 +20,8 @@ import type { Dialect } from '../db.js';
 export function orderGroups(dialect: Dialect) {
   return {
     async up(db: Kysely<any>): Promise<void> {
+      // Claims take one kind at a time (callbacks first, JobsRepo.claimDue): walk (kind, run_at).
+      await db.schema.createIndex('jobs_kind_due').on('jobs').columns(['kind', 'run_at']).execute();
       if (dialect !== 'postgres') return;
       await sql.raw(`create function topup_place_orders(p jsonb) returns jsonb language plpgsql as $$
         declare
