@@ -37,7 +37,7 @@ import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
 import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
-import { readVersions, VersionWatch } from './store/cache-versions.js';
+import { readVersions, sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
 import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
@@ -121,10 +121,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
-  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect]), ledger: new LedgerRepo(db) };
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   // One read of the shared cache versions per request validates every in-process cache.
-  const versions = new VersionWatch(() => readVersions(db));
+  const versions = new VersionWatch(database.sqlite ? sqliteVersionReader(db, database.sqlite) : () => readVersions(db));
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db);

@@ -29,12 +29,29 @@ export function normalizeIp(raw: string): string | null {
 
 /** Whether `ip` is one of `allowed` (exact addresses, IPv4 and IPv6, compared semantically). */
 export function ipAllowed(ip: string, allowed: readonly string[]): boolean {
-  const candidate = normalizeIp(ip);
-  if (!candidate) return false;
+  return compileWhitelist(allowed)(ip);
+}
+
+/**
+ * ipAllowed with the list parsed once: the returned check keeps its BlockList and the
+ * answers for the few addresses it has seen (a reseller calls from a handful of servers),
+ * so a request with a cached credential parses no address at all.
+ */
+export function compileWhitelist(allowed: readonly string[]): (ip: string) => boolean {
   const list = new BlockList();
   for (const a of allowed) {
     const n = normalizeIp(a);
     if (n) list.addAddress(n, isIP(n) === 6 ? 'ipv6' : 'ipv4');
   }
-  return list.check(candidate, isIP(candidate) === 6 ? 'ipv6' : 'ipv4');
+  const seen = new Map<string, boolean>();
+  return (ip) => {
+    let ok = seen.get(ip);
+    if (ok === undefined) {
+      const candidate = normalizeIp(ip);
+      ok = candidate !== null && list.check(candidate, isIP(candidate) === 6 ? 'ipv6' : 'ipv4');
+      if (seen.size >= 64) seen.clear();
+      seen.set(ip, ok);
+    }
+    return ok;
+  };
 }

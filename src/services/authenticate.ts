@@ -1,5 +1,5 @@
 import type { SecretBox } from '../adapters/secret-box.js';
-import { ipAllowed } from '../domain/ip.js';
+import { compileWhitelist } from '../domain/ip.js';
 import { parseTimestamp, signatureMatches, timestampFresh } from '../domain/signature.js';
 import { AppError } from '../errors.js';
 import type { CacheVersions, VersionWatch } from '../store/cache-versions.js';
@@ -15,6 +15,12 @@ export interface ResellerPrincipal {
   timestamp: string;
   /** Cache versions read at the start of this request (reused by the catalog cache). */
   versions?: CacheVersions;
+}
+
+interface CachedCredential {
+  cred: ApiCredential;
+  secret: string;
+  allows: (ip: string) => boolean;
 }
 
 /** Bounds the credential cache; past it the cache starts over (a key costs ~300 bytes). */
@@ -41,10 +47,10 @@ export class Authenticator {
    * version first, so suspensions, revocations and whitelist edits apply to the very next
    * request, in every process. Unknown keys are never cached.
    */
-  private cached = new Map<string, { cred: ApiCredential; secret: string }>();
+  private cached = new Map<string, CachedCredential>();
   private cachedVersion = -1;
 
-  private async credential(apiKey: string, authVersion: number | null, now: number): Promise<{ cred: ApiCredential; secret: string } | null> {
+  private async credential(apiKey: string, authVersion: number | null, now: number): Promise<CachedCredential | null> {
     if (authVersion !== null && authVersion === this.cachedVersion) {
       const hit = this.cached.get(apiKey);
       // A key in its rotation overlap ends with time, not with a write: no version bump tells us.
@@ -52,7 +58,8 @@ export class Authenticator {
     }
     const cred = await this.resellers.findCredential(apiKey, now);
     if (!cred) return null;
-    const entry = { cred, secret: this.secrets.open(cred.secretEnc) };
+    // The whitelist is parsed with the credential: a whitelist edit bumps 'auth' and drops it.
+    const entry = { cred, secret: this.secrets.open(cred.secretEnc), allows: compileWhitelist(cred.whitelist) };
     // An older request (version below the cache's) must not put old data in the newer cache.
     if (authVersion !== null && authVersion >= this.cachedVersion) {
       if (authVersion > this.cachedVersion || this.cached.size >= MAX_CACHED_KEYS) this.cached = new Map();
@@ -68,7 +75,7 @@ export class Authenticator {
     const found = h.apiKey.length <= 200 ? await this.credential(h.apiKey, versions?.auth ?? null, this.clock.now()) : null;
     if (!found) throw new AppError('INVALID_API_KEY', 'X-Api-Key is not a valid API key');
     const { cred } = found;
-    if (!ipAllowed(h.ip, cred.whitelist)) {
+    if (!found.allows(h.ip)) {
       throw new AppError('IP_NOT_WHITELISTED', `source IP ${h.ip} is not in this API key's IP whitelist; add it in Settings > API Keys > IP Whitelist`);
     }
     const ts = parseTimestamp(h.timestamp);

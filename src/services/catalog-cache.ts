@@ -17,6 +17,8 @@ interface View {
 
 /** Bounds each map; past it the map starts over. */
 const MAX_ENTRIES = 10_000;
+/** Rendered pages are ~15 KB each (50 products): a tighter bound keeps the cache ~15 MB. */
+const MAX_RENDERED = 1_000;
 
 /**
  * The catalog as each (reseller, tier) sees it, and the supplier gate per product, held in
@@ -36,6 +38,7 @@ export class CatalogCache {
   private views = new Map<string, Promise<View>>();
   private categories = new Map<string, Promise<CatalogCategory[]>>();
   private gate = new Map<string, Promise<boolean>>();
+  private pages = new Map<string, Promise<string>>();
 
   constructor(
     private readonly repo: CatalogRepo,
@@ -54,14 +57,15 @@ export class CatalogCache {
       this.views = new Map();
       this.categories = new Map();
       this.gate = new Map();
+      this.pages = new Map();
     }
     return at === this.version ? this : null;
   }
 
-  private static memo<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  private static memo<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>, max = MAX_ENTRIES): Promise<T> {
     let p = map.get(key);
     if (!p) {
-      if (map.size >= MAX_ENTRIES) map.clear();
+      if (map.size >= max) map.clear();
       p = load();
       map.set(key, p);
       // A failed load is not remembered.
@@ -95,6 +99,17 @@ export class CatalogCache {
     const load = () => this.repo.listCategories(who.resellerId, who.tier);
     const m = await this.maps(who.versions);
     return m ? CatalogCache.memo(m.categories, `${who.resellerId}\u0000${who.tier}`, load) : load();
+  }
+
+  /**
+   * A rendering of catalog data (e.g. the serialized bytes of a GET /products page) that
+   * depends only on what this viewer's catalog view holds and on `key` (the normalized
+   * query): kept under the same version as the view, so it is dropped with it. Serializing
+   * 50 products was most of a cached GET /products.
+   */
+  async rendered(who: CatalogViewer, key: string, render: () => Promise<string>): Promise<string> {
+    const m = await this.maps(who.versions);
+    return m ? CatalogCache.memo(m.pages, `${who.resellerId}\u0000${who.tier}\u0000${key}`, render, MAX_RENDERED) : render();
   }
 
   /** The supplier gate's question (CatalogRepo.hasAcceptingRoute), cached per product. */

@@ -35,6 +35,20 @@ export class ResellerQueries {
     return { items: products, total, page };
   }
 
+  /**
+   * listProducts, rendered by `render` (the HTTP layer's presenter and serializer) and
+   * kept per (reseller, tier, normalized query) under the catalog version: the same page
+   * is the same bytes until the catalog changes. Validation errors are thrown first, as
+   * by listProducts.
+   */
+  async renderedProducts(who: ResellerPrincipal, q: Query, render: (page: Paged<CatalogProduct>) => string): Promise<string> {
+    const page = parsePage(q);
+    const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
+    if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);
+    if (slug !== null) assertNoControlChars('category_slug', slug);
+    return this.deps.catalog.rendered(who, `products\u0000${slug ?? ''}\u0000${page.limit}\u0000${page.offset}`, async () => render(await this.listProducts(who, q)));
+  }
+
   async orderStatus(who: ResellerPrincipal, refId: unknown): Promise<OrderRecord> {
     if (typeof refId !== 'string' || refId === '') throw new AppError('REF_ID_REQUIRED', 'ref_id query parameter is required');
     if (refId.length > 100) throw new AppError('VALIDATION_ERROR', `ref_id must be at most 100 characters (got ${refId.length})`);

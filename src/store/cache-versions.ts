@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
@@ -23,6 +24,21 @@ export async function readVersions(db: Kysely<DB>): Promise<CacheVersions> {
   const v: CacheVersions = { auth: 0, catalog: 0 };
   for (const r of rows) if (r.name === 'auth' || r.name === 'catalog') v[r.name] = Number(r.version);
   return v;
+}
+
+/**
+ * The same read on SQLite as one prepared statement run synchronously: Kysely's query
+ * building was most of its cost, and it runs on every request. It holds Kysely's
+ * connection mutex (connection()), so it never reads inside another open transaction.
+ */
+export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): () => Promise<CacheVersions> {
+  const stmt = sqlite.prepare(`select name, version from cache_versions where name in ('auth', 'catalog')`);
+  return () =>
+    db.connection().execute(async () => {
+      const v: CacheVersions = { auth: 0, catalog: 0 };
+      for (const r of stmt.all() as { name: 'auth' | 'catalog'; version: number }[]) v[r.name] = Number(r.version);
+      return v;
+    });
 }
 
 /**

@@ -11,6 +11,14 @@ export type Dialect = StoreConfig['kind'];
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /**
+   * The SQLite handle under Kysely, for the few hot paths that run prepared statements
+   * synchronously (the order group, the cache-version read). Use it only inside
+   * `db.connection().execute(...)`: that holds Kysely's single-connection mutex, so no
+   * Kysely transaction is open on the handle meanwhile (a bare read could otherwise see
+   * another transaction's uncommitted writes).
+   */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -31,7 +39,7 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
   // An idle connection the server closed (restart, failover) must not crash the process:

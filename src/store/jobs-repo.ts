@@ -46,8 +46,24 @@ export class JobsRepo {
     private readonly dialect: 'sqlite' | 'postgres',
   ) {}
 
-  /** Claims up to `limit` due jobs, none of the groups in `skipGroups` (full in this runner). */
+  /**
+   * Claims up to `limit` due jobs, none of the groups in `skipGroups` (full in this runner).
+   * Callback deliveries are claimed before other kinds: an order that reached its terminal
+   * state has its outcome ready to tell, and under a backlog of fulfilment jobs (older
+   * run_at) the callback would otherwise wait behind all of them. Fulfilment still gets
+   * every slot the callbacks leave (at most one callback per terminal order, and each
+   * reseller's callbacks are capped per runner), so it cannot starve. Each step walks the
+   * (kind, run_at) index (migration 007).
+   */
   async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = []): Promise<ClaimedJob[]> {
+    const first = kinds.filter((k) => k === JOB_KINDS.deliverCallback);
+    const rest = kinds.filter((k) => k !== JOB_KINDS.deliverCallback);
+    const claimed = first.length ? await this.claimKinds(first, limit, workerId, now, leaseMs, skipGroups) : [];
+    if (rest.length && claimed.length < limit) claimed.push(...(await this.claimKinds(rest, limit - claimed.length, workerId, now, leaseMs, skipGroups)));
+    return claimed;
+  }
+
+  private async claimKinds(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[]): Promise<ClaimedJob[]> {
     if (kinds.length === 0 || limit <= 0) return [];
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const groups = skipGroups.length ? sql`and (group_key is null or group_key not in (${sql.join(skipGroups)}))` : sql``;

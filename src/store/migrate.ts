@@ -6,12 +6,13 @@ import { callbacks } from './migrations/003_callbacks.js';
 import { accounts } from './migrations/004_accounts.js';
 import { jobGroups } from './migrations/005_job_groups.js';
 import { readPaths } from './migrations/006_read_paths.js';
+import { orderGroups } from './migrations/007_order_groups.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect) };
+      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect), '007_order_groups': orderGroups(db.dialect) };
     },
   };
 }

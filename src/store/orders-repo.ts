@@ -1,6 +1,7 @@
+import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
-import { isUniqueViolation } from './db.js';
+import { isUniqueViolation, type Dialect } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
 import type { DB, OrdersTable } from './schema.js';
 
@@ -58,14 +59,32 @@ export class OrdersRepo {
    * transaction itself fails (a deadlock, a lost connection), nothing of it committed, and
    * each order is retried alone. Groups lock resellers in id order so that concurrent
    * groups cannot deadlock each other. On SQLite (one writer) one group runs at a time.
+   *
+   * How a group runs (the order transaction is the same statements everywhere, see placeIn):
+   * - SQLite: prepared statements run synchronously inside one better-sqlite3 transaction,
+   *   each order in a nested transaction (a savepoint); no Kysely query building, no await
+   *   between statements. It holds Kysely's connection mutex meanwhile.
+   * - PostgreSQL: one call of `topup_place_orders(jsonb)` (migration 007), one round trip
+   *   and one commit for the group; each order runs in its own exception block (a
+   *   subtransaction: the savepoint, server-side) and the function answers each order's
+   *   outcome. Round trips per order while holding the hot reseller's row lock were what
+   *   bounded one reseller's order rate.
+   * - Otherwise (no raw handle, e.g. a test building the repo on Kysely alone): Kysely,
+   *   a savepoint per order.
    */
-  private queue: { o: NewOrder; now: number; resolve: (r: OrderRecord) => void; reject: (e: unknown) => void }[] = [];
+  private queue: QueuedOrder[] = [];
   private running = 0;
+  private readonly sqliteGroup: ((batch: QueuedOrder[]) => Outcome[]) | null;
+  private readonly dialect: Dialect | null;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly group: { maxSize: number; concurrency: number } = { maxSize: 32, concurrency: 1 },
-  ) {}
+    store?: { dialect: Dialect; sqlite?: SQLite.Database },
+  ) {
+    this.sqliteGroup = store?.sqlite ? sqliteOrderGroup(store.sqlite) : null;
+    this.dialect = store?.dialect ?? null;
+  }
 
   placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
     return new Promise((resolve, reject) => {
@@ -85,45 +104,40 @@ export class OrdersRepo {
     }
   }
 
-  private async commitGroup(batch: OrdersRepo['queue']) {
-    if (batch.length === 1) {
-      const [one] = batch;
-      await this.placeAlone(one!.o, one!.now).then(one!.resolve, one!.reject);
-      return;
-    }
+  private async commitGroup(batch: QueuedOrder[]) {
     batch.sort((x, y) => (x.o.resellerId < y.o.resellerId ? -1 : x.o.resellerId > y.o.resellerId ? 1 : 0));
-    let outcomes: ({ ok: OrderRecord } | { err: unknown })[];
+    let outcomes: Outcome[];
     try {
-      outcomes = await this.db.transaction().execute(async (trx) => {
-        const out: ({ ok: OrderRecord } | { err: unknown })[] = [];
-        for (const item of batch) {
-          await sql`savepoint one_order`.execute(trx);
-          try {
-            out.push({ ok: await placeIn(trx, item.o, item.now) });
-            await sql`release savepoint one_order`.execute(trx);
-          } catch (e) {
-            await sql`rollback to savepoint one_order`.execute(trx);
-            await sql`release savepoint one_order`.execute(trx);
-            out.push({ err: mapOrderError(e) });
-          }
-        }
-        return out;
-      });
-    } catch {
+      outcomes = await this.runGroup(batch);
+    } catch (e) {
+      // Alone already: its own error is the answer.
+      if (batch.length === 1) return batch[0]!.reject(mapOrderError(e));
       // Nothing of the group committed: each order on its own, with its own answer.
-      await Promise.all(batch.map((item) => this.placeAlone(item.o, item.now).then(item.resolve, item.reject)));
+      await Promise.all(batch.map((item) => this.runGroup([item]).then((r) => settle(item, r[0]!), (err) => item.reject(mapOrderError(err)))));
       return;
     }
-    outcomes.forEach((r, i) => ('ok' in r ? batch[i]!.resolve(r.ok) : batch[i]!.reject(r.err)));
+    outcomes.forEach((r, i) => settle(batch[i]!, r));
   }
 
-  /** The order transaction alone (see placeIn). */
-  private async placeAlone(o: NewOrder, now: number): Promise<OrderRecord> {
-    try {
-      return await this.db.transaction().execute((trx) => placeIn(trx, o, now));
-    } catch (e) {
-      throw mapOrderError(e);
-    }
+  private async runGroup(batch: QueuedOrder[]): Promise<Outcome[]> {
+    const sqliteGroup = this.sqliteGroup;
+    if (sqliteGroup) return this.db.connection().execute(async () => sqliteGroup(batch));
+    if (this.dialect === 'postgres') return postgresOrderGroup(this.db, batch);
+    return this.db.transaction().execute(async (trx) => {
+      const out: Outcome[] = [];
+      for (const item of batch) {
+        await sql`savepoint one_order`.execute(trx);
+        try {
+          out.push({ ok: await placeIn(trx, item.o, item.now) });
+          await sql`release savepoint one_order`.execute(trx);
+        } catch (e) {
+          await sql`rollback to savepoint one_order`.execute(trx);
+          await sql`release savepoint one_order`.execute(trx);
+          out.push({ err: mapOrderError(e) });
+        }
+      }
+      return out;
+    });
   }
 
   private filtered(f: Omit<OrderListFilter, 'limit' | 'offset'>) {
@@ -326,6 +340,94 @@ async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<
     target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
     failureReason: null, createdAt: now, completedAt: null,
   } satisfies OrderRecord;
+}
+
+type QueuedOrder = { o: NewOrder; now: number; resolve: (r: OrderRecord) => void; reject: (e: unknown) => void };
+type Outcome = { ok: OrderRecord } | { err: unknown };
+
+function settle(item: QueuedOrder, r: Outcome) {
+  if ('ok' in r) item.resolve(r.ok);
+  else item.reject(r.err);
+}
+
+const placedRecord = (o: NewOrder, now: number): OrderRecord => ({
+  id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
+  target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
+  failureReason: null, createdAt: now, completedAt: null,
+});
+
+/**
+ * placeIn as prepared SQLite statements (same statements, same order, same errors), for a
+ * whole group in one transaction, each order in a nested transaction (a savepoint): a
+ * failed order rolls back to it and the others commit.
+ */
+function sqliteOrderGroup(sqlite: SQLite.Database): (batch: QueuedOrder[]) => Outcome[] {
+  const debit = sqlite.prepare(
+    'update resellers set balance = balance - ?, order_seq = order_seq + 1, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and balance >= ? returning balance, order_seq, ledger_seq',
+  );
+  const dup = sqlite.prepare('select id from orders where reseller_id = ? and ref_id = ?');
+  const balance = sqlite.prepare('select balance from resellers where id = ?');
+  const insertOrder = sqlite.prepare(
+    `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, serial_number, failure_code, failure_reason, created_at, completed_at, updated_at, checker_verified, seq)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', null, null, null, ?, null, ?, ?, ?)`,
+  );
+  const insertLedger = sqlite.prepare(
+    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq) values (?, 'order_debit', ?, ?, ?, null, ?, ?)`,
+  );
+  const insertJob = sqlite.prepare(
+    `insert into jobs (kind, payload, run_at, attempts, locked_until, locked_by, last_error, created_at, group_key) values (?, ?, ?, 0, null, null, null, ?, null)`,
+  );
+  const one = sqlite.transaction((o: NewOrder, now: number): OrderRecord => {
+    const d = debit.get(o.price, now, o.resellerId, o.price) as { balance: number; order_seq: number; ledger_seq: number } | undefined;
+    if (!d) {
+      if (dup.get(o.resellerId, o.refId)) throw new DuplicateRefId();
+      const current = balance.get(o.resellerId) as { balance: number } | undefined;
+      throw new InsufficientBalance(Number(current?.balance ?? 0));
+    }
+    insertOrder.run(o.id, o.resellerId, o.refId, o.productCode, o.productName, o.categorySlug, o.target, o.zone, o.price, now, now, o.checkerVerified ? 1 : 0, d.order_seq);
+    insertLedger.run(o.resellerId, -o.price, d.balance, o.id, now, d.ledger_seq);
+    insertJob.run(JOB_KINDS.fulfilOrder, JSON.stringify({ orderId: o.id }), now, now);
+    return placedRecord(o, now);
+  });
+  const group = sqlite.transaction((batch: QueuedOrder[]): Outcome[] =>
+    batch.map((item) => {
+      try {
+        return { ok: one(item.o, item.now) };
+      } catch (e) {
+        return { err: mapOrderError(e) };
+      }
+    }),
+  );
+  // A lone order needs no savepoint: its own transaction is the unit.
+  return (batch) => {
+    if (batch.length !== 1) return group(batch);
+    const [item] = batch;
+    try {
+      return [{ ok: one(item!.o, item!.now) }];
+    } catch (e) {
+      return [{ err: mapOrderError(e) }];
+    }
+  };
+}
+
+/** The group on PostgreSQL: one call of topup_place_orders (migration 007), one commit. */
+async function postgresOrderGroup(db: Kysely<DB>, batch: QueuedOrder[]): Promise<Outcome[]> {
+  const input = batch.map(({ o, now }) => ({
+    id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
+    category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, now,
+    checker_verified: o.checkerVerified ? 1 : 0, job_kind: JOB_KINDS.fulfilOrder, job_payload: JSON.stringify({ orderId: o.id }),
+  }));
+  // jsonb refuses a lone surrogate's \u escape; as a text parameter the driver's UTF-8
+  // encoding stores U+FFFD for it, so the same replacement keeps the stored text as before.
+  const json = JSON.stringify(input, (_k, v: unknown) => (typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v));
+  const { rows } = await sql<{ r: { e?: 'dup' | 'balance'; balance?: number }[] }>`select topup_place_orders(${json}::jsonb) as r`.execute(db);
+  const results = rows[0]!.r;
+  if (results.length !== batch.length) throw new Error(`topup_place_orders answered ${results.length} outcomes for ${batch.length} orders`);
+  return results.map((r, i): Outcome => {
+    if (r.e === 'dup') return { err: new DuplicateRefId() };
+    if (r.e === 'balance') return { err: new InsufficientBalance(Number(r.balance ?? 0)) };
+    return { ok: placedRecord(batch[i]!.o, batch[i]!.now) };
+  });
 }
 
 function mapOrderError(e: unknown): unknown {

@@ -155,6 +155,22 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     expect(await rows('leased')).toHaveLength(0);
   });
 
+  it('claims callback deliveries before older fulfilment jobs, and fills the remaining slots with fulfilment', async () => {
+    const now = Date.now();
+    await database.db.deleteFrom('jobs').execute();
+    for (let i = 0; i < 3; i++) await enqueueJob(database.db, { kind: 'fulfil_order', payload: { i }, runAt: now - 1000 + i }, now);
+    await enqueueJob(database.db, { kind: 'deliver_callback', payload: { c: 1 }, runAt: now - 10, groupKey: 'reseller:x' }, now);
+    const kinds = ['fulfil_order', 'deliver_callback'];
+    const first = await jobs.claimDue(kinds, 2, 'w-prio', now, 60_000);
+    expect(first.map((j) => j.kind)).toEqual(['deliver_callback', 'fulfil_order']);
+    expect(JSON.parse(first[1]!.payload)).toEqual({ i: 0 }); // the oldest fulfilment job
+    // A full group's callbacks are skipped; fulfilment is still claimed in run_at order.
+    await enqueueJob(database.db, { kind: 'deliver_callback', payload: { c: 2 }, runAt: now - 5, groupKey: 'reseller:x' }, now);
+    const next = await jobs.claimDue(kinds, 5, 'w-prio', now, 60_000, ['reseller:x']);
+    expect(next.map((j) => JSON.parse(j.payload)).sort((x, y) => x.i - y.i)).toEqual([{ i: 1 }, { i: 2 }]); // a claim's rows come in no set order
+    await database.db.deleteFrom('jobs').execute();
+  });
+
   it('two concurrent claimers never get the same row', async () => {
     const now = Date.now();
     for (let i = 0; i < 40; i++) await enqueueJob(database.db, { kind: 'shared', payload: { i }, runAt: now }, now);

@@ -128,6 +128,37 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 404, 'PRODUCT_NOT_FOUND');
   });
 
+  it('catalog page cache: each query its own page, the same bytes and headers when served again', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
+    const p1 = await r.client.get('/products?limit=2&page=1');
+    const p2 = await r.client.get('/products?limit=2&page=2');
+    const again = await r.client.get('/products?page=1&limit=2');
+    expect(p1.status).toBe(200);
+    expect(p1.body.data.products).toHaveLength(2);
+    expect(p2.body.data.products.map((p: any) => p.code)).not.toEqual(p1.body.data.products.map((p: any) => p.code));
+    expect(again.text).toBe(p1.text);
+    for (const res of [p1, again]) {
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('private, max-age=60, must-revalidate');
+      expect(res.headers['vary']).toBe('X-Api-Key');
+      expect(res.headers['x-ratelimit-limit']).toBeDefined();
+    }
+    // Counted per request even when the page is cached.
+    expect(Number(again.headers['x-ratelimit-remaining'])).toBeLessThan(Number(p1.headers['x-ratelimit-remaining']));
+    const slug: string = p1.body.data.products[0].category_slug;
+    const filtered = await r.client.get(`/products?limit=2&category_slug=${encodeURIComponent(slug)}`);
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.data.products.every((p: any) => p.category_slug === slug)).toBe(true);
+    // Pages are per reseller and tier: a Diamond reseller's first page carries Diamond prices.
+    const s = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000, tier: 'diamond' });
+    const sp = await s.client.get('/products?limit=2&page=1');
+    expect(sp.status).toBe(200);
+    const diamond = await t.platform.database.db.selectFrom('catalog_prices').select(['product_code', 'price']).where('tier', '=', 'diamond').execute();
+    for (const p of sp.body.data.products) expect(diamond.some((d) => d.product_code === p.code && Number(d.price) === p.price)).toBe(true);
+    // Invalid queries are refused before any cache.
+    expectError(await r.client.get('/products?limit=0'), 400, 'INVALID_PAGINATION');
+  });
+
   it('bumpVersion() invalidates both caches (for changes triggers cannot see)', async () => {
     const db = t.platform.database.db;
     const before = await db.selectFrom('cache_versions').select(['name', 'version']).orderBy('name').execute();
@@ -146,7 +177,10 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     ]);
     const ra = results.slice(0, 12);
     expect(ra.filter((x) => x.status === 200)).toHaveLength(5);
-    for (const x of ra.filter((y) => y.status !== 200)) expectError(x, 402, 'INSUFFICIENT_BALANCE');
+    for (const x of ra.filter((y) => y.status !== 200)) {
+      expectError(x, 402, 'INSUFFICIENT_BALANCE');
+      expect(x.body.message).toMatch(/^balance 0 IDR is lower than the price/); // the exact balance, from the group's own check
+    }
     const rb = results.slice(12);
     expect(rb.filter((x) => x.status === 200)).toHaveLength(20);
     for (const x of rb.filter((y) => y.status !== 200)) expectError(x, 409, 'DUPLICATE_REF_ID');

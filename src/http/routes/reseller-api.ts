@@ -40,10 +40,13 @@ export function resellerApi(deps: ResellerApiDeps) {
       return { success: true, data: { categories: categories.map(present.category) } };
     });
 
+    // The page's JSON text is cached with the catalog (ResellerQueries.renderedProducts):
+    // sent as a string, with the type Fastify gives a serialized object.
     app.get<Q>('/products', async (req, reply) => {
-      const r = await queries.listProducts(principalOf(req), req.query);
-      reply.header('cache-control', CATALOG_CACHE).header('vary', 'X-Api-Key');
-      return { success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) };
+      const body = await queries.renderedProducts(principalOf(req), req.query, (r) =>
+        JSON.stringify({ success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) }));
+      reply.header('cache-control', CATALOG_CACHE).header('vary', 'X-Api-Key').type('application/json; charset=utf-8');
+      return reply.send(body);
     });
 
     app.post('/order', async (req) => {
