@@ -67,6 +67,8 @@ export class Sessions {
     const now = this.deps.clock.now();
     const token = `${kind === 'operator' ? 'ops' : 'rss'}_${randomBytes(32).toString('base64url')}`;
     const expiresAt = now + this.deps.ttlMs;
+    // Each sign-in clears the subject's expired sessions, so the table never grows without bound.
+    await this.deps.accounts.deleteExpiredSessionsOf(kind, subjectId, now);
     await this.deps.accounts.insertSession({ tokenHash: hashToken(token), kind, subjectId, expiresAt }, now);
     return { token, expiresAt, subjectId };
   }

@@ -43,17 +43,13 @@ export class AccountsRepo {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
   }
 
-  /** Ends every session of a subject (suspension, password change). */
-  async deleteSessionsOf(kind: SessionSubject, subjectId: string) {
-    await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
-  }
-
   /** Ends every session of a subject but one (password change: the session that changed it stays). */
   async deleteOtherSessions(kind: SessionSubject, subjectId: string, keepTokenHash: string) {
     await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('token_hash', '!=', keepTokenHash).execute();
   }
 
-  async deleteExpiredSessions(now: number) {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  /** Expired sessions of one subject (on the sessions_subject index): the table stays bounded. */
+  async deleteExpiredSessionsOf(kind: SessionSubject, subjectId: string, now: number) {
+    await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('expires_at', '<=', now).execute();
   }
 }

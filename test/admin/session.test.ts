@@ -65,3 +65,25 @@ describe.each(storeKinds())('operator sessions (%s)', (kind) => {
     expectJsonError(await c.post('/operators', { email: 'second@example.com', name: 'Again' }), 409, 'CONFLICT');
   });
 });
+
+describe.each(storeKinds())('session housekeeping (%s)', (kind) => {
+  let t: TestApp;
+  let now = Date.now();
+  beforeAll(async () => {
+    t = await startTestApp(kind, { overrides: { clock: { now: () => now } } });
+  });
+  afterAll(async () => t?.close());
+
+  it("a sign-in removes the subject's expired sessions, so the table stays bounded", async () => {
+    const sessions = t.platform.core.sessions;
+    const rows = () => t.platform.database.db.selectFrom('sessions').select('expires_at').where('subject_id', '=', t.demo.resellerId).execute();
+    await sessions.open('reseller', t.demo.resellerId);
+    await sessions.open('reseller', t.demo.resellerId);
+    expect(await rows()).toHaveLength(2);
+    now += t.platform.config.sessionTtlMs + 1; // both expire
+    const fresh = await sessions.open('reseller', t.demo.resellerId);
+    const left = await rows();
+    expect(left).toHaveLength(1);
+    expect(Number(left[0]!.expires_at)).toBe(fresh.expiresAt);
+  });
+});
