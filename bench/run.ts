@@ -31,6 +31,9 @@ const MANY_RESELLERS = 100;
 /** B3's offered load (orders per second) and how long to wait for the backlog to settle. */
 const B3_RATE = 1000;
 const DRAIN_MS = SMOKE ? 20_000 : 120_000;
+/** BENCH_FIGURES=B3,B4 runs only those (for profiling one figure); all by default. */
+const FIGURES = new Set((process.env.BENCH_FIGURES ?? 'B1,B2,B3,B4,B5').split(',').map((f) => f.trim().toUpperCase()));
+const wants = (...ids: string[]) => ids.some((id) => FIGURES.has(id));
 
 interface Row {
   id: string;
@@ -116,7 +119,7 @@ async function startService(store: StoreConfig, dataDir: string, extraEnv: Recor
  */
 async function startWorker(store: StoreConfig, dataDir: string, extraEnv: Record<string, string> = {}) {
   return startProcess(
-    [TOPUP_BIN, 'worker'],
+    [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), TOPUP_BIN, 'worker'],
     {
       DATA_DIR: dataDir,
       DATABASE_URL: store.kind === 'sqlite' ? `sqlite:${store.file}` : store.url,
@@ -335,75 +338,84 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
     const bare = await bareServer(creds.apiSecret, productsFile);
     const bareUrl = /bare listening on (\S+)/.exec(bare.output())![1]!;
     try {
-      const hmac = await cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody() });
-      const b1 = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody() });
-      add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
-      if (b1.non2xx || hmac.non2xx) throw new Error(`B1 ${label}: ${b1.non2xx} non-2xx answers (baseline ${hmac.non2xx})`);
+      let b1: Awaited<ReturnType<typeof cannon>> | null = null;
+      if (wants('B1')) {
+        const hmac = await cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody() });
+        b1 = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody() });
+        add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+        if (b1.non2xx || hmac.non2xx) throw new Error(`B1 ${label}: ${b1.non2xx} non-2xx answers (baseline ${hmac.non2xx})`);
 
-      const many = await addResellers(store, MANY_RESELLERS - 1, creds.baseUrl);
-      const b1many = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds: [creds, ...many], body: orderBody() });
-      if (b1many.non2xx) throw new Error(`B1 ${MANY_RESELLERS} resellers ${label}: ${b1many.non2xx} non-2xx answers`);
-      add({ id: 'B1', figure: `POST /order, ${MANY_RESELLERS} resellers, ${CONNECTIONS} conns (${label})`, value: b1many.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1many.p50, p99: b1many.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : '-', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+        const many = await addResellers(store, MANY_RESELLERS - 1, creds.baseUrl);
+        const b1many = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds: [creds, ...many], body: orderBody() });
+        if (b1many.non2xx) throw new Error(`B1 ${MANY_RESELLERS} resellers ${label}: ${b1many.non2xx} non-2xx answers`);
+        add({ id: 'B1', figure: `POST /order, ${MANY_RESELLERS} resellers, ${CONNECTIONS} conns (${label})`, value: b1many.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1many.p50, p99: b1many.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : '-', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
 
-      const bareProducts = await cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds });
-      const b2 = await cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds });
-      if (b2.non2xx || bareProducts.non2xx) throw new Error(`B2 ${label}: ${b2.non2xx} non-2xx answers (baseline ${bareProducts.non2xx})`);
-      add({ id: 'B2', figure: `GET /products page of 50 (${label})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
-
-      if (kind === 'postgres') {
-        const pgb = pgbenchOrderTxn((store as { url: string }).url, resellerId);
-        add({ id: 'B1-pg', figure: 'POST /order vs the same transaction in pgbench (PostgreSQL)', value: b1.rps, unit: 'orders/s', baseline: 'pgbench order transaction, 50 clients', baselineValue: pgb.tps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 1.0', goalRatio: 1.0 });
+        if (kind === 'postgres') {
+          const pgb = pgbenchOrderTxn((store as { url: string }).url, resellerId);
+          add({ id: 'B1-pg', figure: 'POST /order vs the same transaction in pgbench (PostgreSQL)', value: b1.rps, unit: 'orders/s', baseline: 'pgbench order transaction, 50 clients', baselineValue: pgb.tps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 1.0', goalRatio: 1.0 });
+        }
       }
 
-      // B3 and B4: the worker on, a sandbox supplier with no delay, callbacks to the bare
-      // server. The ingestion-only runs above left fulfil jobs behind: drop them, so the
-      // worker starts on this phase's orders only.
-      await svc.stop();
-      {
-        const db = openDatabase(store);
-        await db.db.deleteFrom('jobs').execute();
-        await db.db.updateTable('resellers').set({ callback_url: `${bareUrl}/callback` }).where('id', '=', resellerId).execute();
-        await db.close();
+      if (wants('B2')) {
+        const bareProducts = await cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds });
+        const b2 = await cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds });
+        if (b2.non2xx || bareProducts.non2xx) throw new Error(`B2 ${label}: ${b2.non2xx} non-2xx answers (baseline ${bareProducts.non2xx})`);
+        add({ id: 'B2', figure: `GET /products page of 50 (${label})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
       }
-      const withWorker = await startService(store, dataDir, { ...extra, WORKER_IN_PROCESS: 'false', SANDBOX_DELAY_MS: '0' });
-      svc = withWorker.svc;
-      creds = { ...creds, baseUrl: withWorker.creds.baseUrl };
-      worker = await startWorker(store, dataDir, extra);
-      const b3Load = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody('b3'), overallRate: B3_RATE });
-      if (b3Load.non2xx) throw new Error(`B3 ${label}: ${b3Load.non2xx} non-2xx answers`);
-      const b3 = await settleAndMeasure(store, 'b3', b3Load.ok);
-      add({ id: 'B3', figure: `callback latency: terminal state → first attempt, ${B3_RATE} orders/s offered (${b3Load.rps.toFixed(0)} accepted/s; ${b3.settled}/${b3Load.ok} settled; worker in its own process) (${label})`, value: b3.firstAttempt.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: b3.firstAttempt.p50, p99: b3.firstAttempt.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 100 ms', goalAbs: 100 });
-      const b4Load = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody('b4') });
-      if (b4Load.non2xx) throw new Error(`B4 ${label}: ${b4Load.non2xx} non-2xx answers`);
-      const b4 = await settleAndMeasure(store, 'b4', b4Load.ok);
-      workerRss = worker.peakRssMb();
-      add({ id: 'B4', figure: `end to end: orders/s reaching a terminal state with the callback delivered (${b4.delivered}/${b4Load.ok} delivered; p50/p99 = order → callback answered; worker process peak RSS ${workerRss.toFixed(0)} MB) (${label})`, value: b4.deliveredPerSecond, unit: 'orders/s', baseline: 'B1 ingestion alone, one hot reseller', baselineValue: b1.rps, p50: b4.endToEnd.p50, p99: b4.endToEnd.p99, rssMb: svc.peakRssMb(), goal: '-' });
+
+      if (wants('B3', 'B4')) {
+        // B3 and B4: the worker on, a sandbox supplier with no delay, callbacks to the bare
+        // server. The ingestion-only runs above left fulfil jobs behind: drop them, so the
+        // worker starts on this phase's orders only.
+        await svc.stop();
+        {
+          const db = openDatabase(store);
+          await db.db.deleteFrom('jobs').execute();
+          await db.db.updateTable('resellers').set({ callback_url: `${bareUrl}/callback` }).where('id', '=', resellerId).execute();
+          await db.close();
+        }
+        const withWorker = await startService(store, dataDir, { ...extra, WORKER_IN_PROCESS: 'false', SANDBOX_DELAY_MS: '0' });
+        svc = withWorker.svc;
+        creds = { ...creds, baseUrl: withWorker.creds.baseUrl };
+        worker = await startWorker(store, dataDir, extra);
+        const b3Load = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody('b3'), overallRate: B3_RATE });
+        if (b3Load.non2xx) throw new Error(`B3 ${label}: ${b3Load.non2xx} non-2xx answers`);
+        const b3 = await settleAndMeasure(store, 'b3', b3Load.ok);
+        add({ id: 'B3', figure: `callback latency: terminal state → first attempt, ${B3_RATE} orders/s offered (${b3Load.rps.toFixed(0)} accepted/s; ${b3.settled}/${b3Load.ok} settled; worker in its own process) (${label})`, value: b3.firstAttempt.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: b3.firstAttempt.p50, p99: b3.firstAttempt.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 100 ms', goalAbs: 100 });
+        const b4Load = await cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody('b4') });
+        if (b4Load.non2xx) throw new Error(`B4 ${label}: ${b4Load.non2xx} non-2xx answers`);
+        const b4 = await settleAndMeasure(store, 'b4', b4Load.ok);
+        workerRss = worker.peakRssMb();
+        add({ id: 'B4', figure: `end to end: orders/s reaching a terminal state with the callback delivered (${b4.delivered}/${b4Load.ok} delivered; p50/p99 = order → callback answered; worker process peak RSS ${workerRss.toFixed(0)} MB) (${label})`, value: b4.deliveredPerSecond, unit: 'orders/s', baseline: 'B1 ingestion alone, one hot reseller', baselineValue: b1?.rps ?? null, p50: b4.endToEnd.p50, p99: b4.endToEnd.p99, rssMb: svc.peakRssMb(), goal: '-' });
+      }
     } finally {
       await worker?.stop();
       worker = null;
       await bare.stop();
     }
 
-    // B5: history at scale.
-    await svc.stop();
-    await seedHistory(store, resellerId, HISTORY_ROWS);
-    // The banner (key and secret) is printed on the first start only: keep the credentials.
-    const restarted = await startService(store, dataDir, extra);
-    svc = restarted.svc;
-    creds = { ...creds, baseUrl: restarted.creds.baseUrl };
-    const deepPage = Math.floor(HISTORY_ROWS / 50);
-    const today = new Date().toISOString().slice(0, 10);
-    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-    for (const [name, q] of [
-      ['GET /orders page 1', '/orders?limit=50'],
-      [`GET /orders page ${deepPage} (deepest)`, `/orders?limit=50&page=${deepPage}`],
-      ['GET /orders status=failed + 30-day range, page 1', `/orders?limit=50&status=failed&start_date=${monthAgo}&end_date=${today}`],
-      ['GET /wallet-history page 1', '/wallet-history?limit=50'],
-      [`GET /wallet-history page ${deepPage} (deepest)`, `/wallet-history?limit=50&page=${deepPage}`],
-    ] as const) {
-      const r = await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: SMOKE ? 1 : 5 });
-      if (r.non2xx || r.errors) throw new Error(`B5 ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors; the figure would be meaningless`);
-      add({ id: 'B5', figure: `${name}, ${HISTORY_ROWS.toLocaleString('en')} orders (${label})`, value: r.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: r.p50, p99: r.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 20 ms', goalAbs: 20 });
+    if (wants('B5')) {
+      // B5: history at scale.
+      await svc.stop();
+      await seedHistory(store, resellerId, HISTORY_ROWS);
+      // The banner (key and secret) is printed on the first start only: keep the credentials.
+      const restarted = await startService(store, dataDir, extra);
+      svc = restarted.svc;
+      creds = { ...creds, baseUrl: restarted.creds.baseUrl };
+      const deepPage = Math.floor(HISTORY_ROWS / 50);
+      const today = new Date().toISOString().slice(0, 10);
+      const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      for (const [name, q] of [
+        ['GET /orders page 1', '/orders?limit=50'],
+        [`GET /orders page ${deepPage} (deepest)`, `/orders?limit=50&page=${deepPage}`],
+        ['GET /orders status=failed + 30-day range, page 1', `/orders?limit=50&status=failed&start_date=${monthAgo}&end_date=${today}`],
+        ['GET /wallet-history page 1', '/wallet-history?limit=50'],
+        [`GET /wallet-history page ${deepPage} (deepest)`, `/wallet-history?limit=50&page=${deepPage}`],
+      ] as const) {
+        const r = await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: SMOKE ? 1 : 5 });
+        if (r.non2xx || r.errors) throw new Error(`B5 ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors; the figure would be meaningless`);
+        add({ id: 'B5', figure: `${name}, ${HISTORY_ROWS.toLocaleString('en')} orders (${label})`, value: r.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: r.p50, p99: r.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 20 ms', goalAbs: 20 });
+      }
     }
   } finally {
     await svc.stop();

@@ -26,7 +26,7 @@ export interface Config {
   seedDemo: boolean;
   /** Run the job worker and the supply refresh inside the server process. */
   inProcessWorker: boolean;
-  worker: { concurrency: number; pollMs: number; leaseMs: number; perGroup: number };
+  worker: { concurrency: number; pollMs: number; leaseMs: number; perGroup: number; slowMs: number };
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
   sandboxDelayMs: number;
@@ -146,6 +146,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: int('WORKER_POLL_MS', 50, 5, 60_000),
       leaseMs: int('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
       perGroup: int('CALLBACKS_PER_RESELLER', 4, 1, 1000),
+      slowMs: int('CALLBACK_SLOW_MS', 250, 0, 60_000),
     },
     fulfilment: {
       pollBaseMs: int('FULFIL_POLL_MS', 500, 10, 600_000),

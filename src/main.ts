@@ -142,7 +142,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   };
   const jobHandlers: Record<string, JobHandler<any>> = {};
   const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
-  const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment, onTerminal: () => runner.wake() });
+  const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment });
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
   const callbacks = new CallbacksRepo(db);
   const present = presenters(currency.decimals);

@@ -75,6 +75,9 @@ export function postCallback(input: { url: string; body: string; headers: Record
       req.destroy();
     }, input.timeoutMs);
     req.on('error', (e) => finish({ httpStatus: null, error: e.message, responseSnippet: null }));
+    // Without it, Nagle's algorithm meeting the receiver's delayed ACK held many small
+    // callbacks back by 40 ms or more on an otherwise idle connection.
+    req.setNoDelay(true);
     req.end(input.body);
   });
 }

@@ -2,7 +2,7 @@ import type { StatusResult, SubmitResult, Supplier } from '../adapters/suppliers
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
 import type { FulfilmentOrder, FulfilmentRepo, UsableRoute } from '../store/fulfilment-repo.js';
-import type { Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
+import type { HandedOffJob, Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
 import type { Clock } from './ports.js';
 
 export interface FulfilSettings {
@@ -14,7 +14,8 @@ export interface FulfilSettings {
 
 export type SupplierResolver = (route: { supplierId: string; adapter: string }) => Supplier;
 
-type Next = { done: true } | { retryAt: number; error?: string };
+/** Settled (with the callback job to run next, if this run settled it) or ask again later. */
+type Next = { done: true; callback?: HandedOffJob } | { retryAt: number; error?: string };
 
 /** How often an order flagged for the operator is still asked about. */
 const FLAGGED_POLL_MS = 10 * 60_000;
@@ -27,12 +28,17 @@ const FLAGGED_POLL_MS = 10 * 60_000;
  */
 export class FulfilOrder {
   constructor(
-    private readonly deps: { repo: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; settings: FulfilSettings; onTerminal?: () => void },
+    private readonly deps: { repo: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; settings: FulfilSettings },
   ) {}
 
+  /**
+   * The order's callback job is written leased to this runner and handed back, so the
+   * outcome goes out the moment it is settled instead of waiting for a claim.
+   */
   readonly handle: JobHandler<{ orderId: string }> = async (job) => {
     const next = await this.run(job);
-    return 'done' in next ? { status: 'done' } : ({ status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome);
+    if ('done' in next) return next.callback ? { status: 'done', handoff: [next.callback] } : { status: 'done' };
+    return { status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome;
   };
 
   private async run(job: Job<{ orderId: string }>): Promise<Next> {
@@ -47,9 +53,9 @@ export class FulfilOrder {
       const status = await this.safeStatus(route, order.id);
       switch (status.state) {
         case 'success':
-          return this.succeed(order, status.voucherCode);
+          return this.succeed(order, status.voucherCode, job);
         case 'failed':
-          return this.fail(order, status.code, status.message);
+          return this.fail(order, status.code, status.message, job);
         case 'pending':
         case 'ambiguous':
           return this.pollLater(order, job, status.state === 'ambiguous' ? status.message : undefined);
@@ -74,7 +80,7 @@ export class FulfilOrder {
       switch (result.outcome) {
         case 'success':
           await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
-          return this.succeed(order, result.voucherCode);
+          return this.succeed(order, result.voucherCode, job);
         case 'accepted':
           await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
           return this.pollLater(order, job);
@@ -84,13 +90,13 @@ export class FulfilOrder {
           await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
           return this.pollLater(order, job, result.message);
         case 'rejected':
-          if (!result.notTaken) return this.fail(order, result.code, result.message);
+          if (!result.notTaken) return this.fail(order, result.code, result.message, job);
           if (result.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
           lastFailure = { code: result.code, message: result.message };
           await repo.markInFlight(order.id, null, i + 1, clock.now());
       }
     }
-    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message);
+    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
   }
 
   private pollLater(order: FulfilmentOrder, job: Job, error?: string): Next | Promise<Next> {
@@ -105,17 +111,17 @@ export class FulfilOrder {
     return { retryAt: now + delay, error };
   }
 
-  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined): Promise<Next> {
+  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: Job): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
-    if (await this.deps.repo.succeed(order.id, serial, this.deps.clock.now())) this.deps.onTerminal?.();
-    return { done: true };
+    const callback = await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job.lease);
+    return callback ? { done: true, callback } : { done: true };
   }
 
-  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null): Promise<Next> {
+  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: Job): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
-    if (await repo.fail(order.id, failure, clock.now())) this.deps.onTerminal?.();
-    return { done: true };
+    const callback = await repo.fail(order.id, failure, clock.now(), job.lease);
+    return callback ? { done: true, callback } : { done: true };
   }
 
   private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {

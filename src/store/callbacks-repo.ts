@@ -10,12 +10,13 @@ export class CallbacksRepo {
 
   /** The delivery of (order, round), created on first use with a new callback id. */
   async open(orderId: string, resellerId: string, round: number, newId: string, now: number): Promise<Delivery> {
-    await this.db
+    // One statement either way: an existing delivery comes back through a no-op update.
+    return this.db
       .insertInto('callback_deliveries')
       .values({ id: newId, order_id: orderId, reseller_id: resellerId, round, status: 'pending', attempts: 0, next_attempt_at: now, url: null, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['order_id', 'round']).doNothing())
-      .execute();
-    return this.db.selectFrom('callback_deliveries').selectAll().where('order_id', '=', orderId).where('round', '=', round).executeTakeFirstOrThrow();
+      .onConflict((oc) => oc.columns(['order_id', 'round']).doUpdateSet((eb) => ({ updated_at: eb.ref('callback_deliveries.updated_at') })))
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async recordAttempt(

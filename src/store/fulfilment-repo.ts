@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
+import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
 import { enqueueCallback, JOB_KINDS } from './jobs-repo.js';
 import type { DB } from './schema.js';
 
@@ -110,8 +111,12 @@ export class FulfilmentRepo {
     await this.db.updateTable('orders').set({ needs_attention: 1, updated_at: now }).where('id', '=', orderId).execute();
   }
 
-  /** success: state, serial, completed_at and the callback job in one transaction, once. */
-  async succeed(orderId: string, serial: string, now: number): Promise<boolean> {
+  /**
+   * success: state, serial, completed_at and the callback job in one transaction, once.
+   * Returns the callback job (leased to `lease`'s runner when given), or null if the order
+   * was no longer processing.
+   */
+  async succeed(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
     return this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('orders')
@@ -120,9 +125,8 @@ export class FulfilmentRepo {
         .where('status', '=', 'processing')
         .returning('reseller_id')
         .executeTakeFirst();
-      if (!res) return false;
-      await enqueueCallback(trx, { orderId, resellerId: res.reseller_id }, now);
-      return true;
+      if (!res) return null;
+      return enqueueCallback(trx, { orderId, resellerId: res.reseller_id }, now, lease);
     });
   }
 
@@ -131,12 +135,13 @@ export class FulfilmentRepo {
    * once. The reseller row is locked first (the refund), then the order: the same lock order
    * as the order transaction, whose insert and this status change both touch the
    * reseller's order_counts row (triggers); the other order would deadlock against it.
+   * Returns the callback job as succeed() does.
    */
-  async fail(orderId: string, failure: Failure, now: number): Promise<boolean> {
+  async fail(orderId: string, failure: Failure, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
-        if (!order) return false;
+        if (!order) return null;
         const price = Number(order.price);
         const wallet = await trx
           .updateTable('resellers')
@@ -156,11 +161,10 @@ export class FulfilmentRepo {
           .insertInto('ledger_entries')
           .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq) })
           .execute();
-        await enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now);
-        return true;
+        return enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now, lease);
       });
     } catch (e) {
-      if (e instanceof NotProcessing) return false;
+      if (e instanceof NotProcessing) return null;
       throw e;
     }
   }

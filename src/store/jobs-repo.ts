@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
 import type { DB } from './schema.js';
 
 /**
@@ -12,17 +13,31 @@ export const JOB_KINDS = {
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
-export async function enqueueJob(db: Executor, job: { kind: string; payload: unknown; runAt: number; groupKey?: string }, now: number): Promise<void> {
-  await db
+/**
+ * Writes a job row. With `lease`, the row is written already claimed by that runner (one
+ * claim counted), to be run by it at once as a handoff; without, it waits to be claimed.
+ */
+export async function enqueueJob(
+  db: Executor,
+  job: { kind: string; payload: unknown; runAt: number; groupKey?: string; lease?: JobLease },
+  now: number,
+): Promise<HandedOffJob> {
+  const payload = JSON.stringify(job.payload);
+  const row = await db
     .insertInto('jobs')
-    .values({ kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, attempts: 0, locked_until: null, locked_by: null, last_error: null, created_at: now, group_key: job.groupKey ?? null })
-    .execute();
+    .values({
+      kind: job.kind, payload, run_at: job.runAt, attempts: job.lease ? 1 : 0,
+      locked_until: job.lease?.until ?? null, locked_by: job.lease?.holder ?? null, last_error: null, created_at: now, group_key: job.groupKey ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: Number(row.id), kind: job.kind, payload: job.payload, groupKey: job.groupKey ?? null };
 }
 
 /** The callback job of an order (a round > 1 is a resend), grouped by reseller for isolation. */
-export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number): Promise<void> {
+export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): Promise<HandedOffJob> {
   const payload = c.round === undefined ? { orderId: c.orderId } : { orderId: c.orderId, round: c.round };
-  return enqueueJob(db, { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: `reseller:${c.resellerId}` }, now);
+  return enqueueJob(db, { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: `reseller:${c.resellerId}`, lease }, now);
 }
 
 export interface ClaimedJob {

@@ -12,8 +12,31 @@ export interface Job<P = unknown> {
   /** How many times this row was claimed before (0 on the first run). */
   attempts: number;
   runAt: number;
+  /**
+   * The runner's lease on this row (absent when a handler is called directly): a handler
+   * may write follow-up jobs under it, to hand them back to the runner.
+   */
+  lease?: JobLease;
 }
 
-export type JobOutcome = { status: 'done' } | { status: 'retry'; retryAt: number; error?: string };
+export interface JobLease {
+  holder: string;
+  until: number;
+}
+
+/**
+ * A job a handler wrote, in its own transaction, already leased to this runner (e.g. the
+ * callback of an order it just settled): the runner runs it next, in the same slot, with
+ * no claim and no poll in between. Durable like any row: if the runner dies first, the
+ * lease runs out and any runner claims it.
+ */
+export interface HandedOffJob {
+  id: number;
+  kind: string;
+  payload: unknown;
+  groupKey: string | null;
+}
+
+export type JobOutcome = { status: 'done'; handoff?: HandedOffJob[] } | { status: 'retry'; retryAt: number; error?: string };
 
 export type JobHandler<P = unknown> = (job: Job<P>) => Promise<JobOutcome>;

@@ -2,14 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../services/ports.js';
 import type { JobsRepo } from '../store/jobs-repo.js';
-import type { JobHandler } from './job-contract.js';
+import type { HandedOffJob, JobHandler, JobOutcome } from './job-contract.js';
+
+interface RunnableJob {
+  id: number;
+  kind: string;
+  /** Read inside the handler's try: a claimed row's payload is parsed there. */
+  payload: () => unknown;
+  attempts: number;
+  runAt: number;
+  groupKey: string | null;
+  leaseUntil: number;
+}
 
 export interface RunnerSettings {
   concurrency: number;
   pollMs: number;
   leaseMs: number;
-  /** Jobs of one group (one reseller's callbacks) running at once in this runner. */
+  /** Slow jobs of one group (one reseller's callbacks) running at once in this runner. */
   perGroup: number;
+  /** A job running longer than this counts towards its group's `perGroup`. */
+  slowMs: number;
 }
 
 /**
@@ -17,18 +30,35 @@ export interface RunnerSettings {
  * `concurrency` handlers at once (a slow one never holds up the others), and writes each
  * outcome back to the table. Nothing is held only in memory: a killed runner's rows are
  * claimed again after their lease.
+ *
+ * Groups (one reseller's callbacks) share the slots fairly: a group is full when
+ * `perGroup` of its jobs have run longer than `slowMs` (a receiver that hangs), or when it
+ * holds half the slots whatever their speed. So a busy reseller whose receiver answers at
+ * once is not throttled, and one whose receiver hangs holds few slots. A claimed row whose
+ * group is full waits here, still leased, and starts when one of its group ends; up
+ * to `perGroup` rows of a group wait at a time, and any beyond are given back uncounted.
+ * (Giving every one back sent it straight to the next claim: under one busy reseller, a
+ * storm of claims and releases.) A job a handler hands off (written already leased to
+ * this runner) runs next in the same slot, or waits the same way when its group is full.
+ * Waiting rows hold no slot, so other groups' jobs are claimed beside them.
  */
 export class JobRunner {
   readonly workerId = `w-${randomUUID().slice(0, 8)}`;
   private readonly inflight = new Set<Promise<void>>();
-  private readonly groupLoad = new Map<string, number>();
+  /** Start times of each group's running jobs. */
+  private readonly groupRuns = new Map<string, number[]>();
+  private readonly waiting = new Map<string, RunnableJob[]>();
   private running = false;
   private wakeUp: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
+  /** Under full load, claim once this many slots are free rather than after every job. */
+  private readonly claimBatch: number;
 
   constructor(
     private readonly deps: { jobs: JobsRepo; handlers: Record<string, JobHandler<any>>; clock: Clock; logger: Logger; settings: RunnerSettings },
-  ) {}
+  ) {
+    this.claimBatch = Math.max(1, Math.floor(deps.settings.concurrency / 8));
+  }
 
   start(): void {
     if (this.running) return;
@@ -46,6 +76,14 @@ export class JobRunner {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.inflight]);
+    // Rows still waiting for their group go back to the queue for whoever runs next.
+    const left = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    await Promise.allSettled(left.map((job) => this.deps.jobs.release(job.id, this.workerId)));
+  }
+
+  private freeSlots(): number {
+    return this.deps.settings.concurrency - this.inflight.size;
   }
 
   private async loop(): Promise<void> {
@@ -53,19 +91,15 @@ export class JobRunner {
     const kinds = Object.keys(this.deps.handlers);
     while (this.running) {
       let claimed = 0;
-      const free = settings.concurrency - this.inflight.size;
+      const free = this.freeSlots();
       if (free > 0) {
         try {
-          const full = [...this.groupLoad].filter(([, n]) => n >= settings.perGroup).map(([g]) => g);
-          const due = await jobs.claimDue(kinds, free, this.workerId, clock.now(), settings.leaseMs, full);
+          const full = [...this.groupRuns.keys()].filter((g) => !this.hasRoom(g));
+          const claimedAt = clock.now();
+          const due = await jobs.claimDue(kinds, free, this.workerId, claimedAt, settings.leaseMs, full);
           claimed = due.length;
           for (const row of due) {
-            // One claim may hold more of a group than it has room for: give those back.
-            if (row.group_key !== null && (this.groupLoad.get(row.group_key) ?? 0) >= settings.perGroup) {
-              await jobs.release(row.id, this.workerId);
-              continue;
-            }
-            this.track(this.execute(row), row.group_key);
+            this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, leaseUntil: claimedAt + settings.leaseMs });
           }
         } catch (err) {
           logger.error({ err }, 'claiming jobs failed');
@@ -83,31 +117,104 @@ export class JobRunner {
     }
   }
 
-  private track(p: Promise<void>, group: string | null) {
+  private hasRoom(group: string | null): boolean {
+    if (group === null) return true;
+    const runs = this.groupRuns.get(group);
+    if (!runs) return true;
+    const { perGroup, slowMs, concurrency } = this.deps.settings;
+    if (runs.length >= Math.max(perGroup, Math.floor(concurrency / 2))) return false;
+    const slowSince = this.deps.clock.now() - slowMs;
+    let slow = 0;
+    for (const startedAt of runs) if (startedAt <= slowSince) slow++;
+    return slow < perGroup;
+  }
+
+  /** Starts a leased job in a slot of its own, or parks it until its group has room. */
+  private admit(job: RunnableJob): void {
+    if (this.hasRoom(job.groupKey)) this.track(this.inGroup(job.groupKey, () => this.execute(job)));
+    else this.park(job);
+  }
+
+  private park(job: RunnableJob): void {
+    const queue = this.waiting.get(job.groupKey!) ?? [];
+    if (queue.length >= this.deps.settings.perGroup) {
+      void this.deps.jobs.release(job.id, this.workerId).catch(() => {});
+      return;
+    }
+    queue.push(job);
+    this.waiting.set(job.groupKey!, queue);
+  }
+
+  /** The next parked job of a group that just got room; one whose lease runs low goes back. */
+  private unpark(group: string): void {
+    const { jobs, clock, settings } = this.deps;
+    const queue = this.waiting.get(group);
+    while (queue?.length && this.running && this.hasRoom(group)) {
+      const job = queue.shift()!;
+      if (queue.length === 0) this.waiting.delete(group);
+      if (job.leaseUntil - clock.now() < settings.leaseMs / 2) {
+        void jobs.release(job.id, this.workerId).catch(() => {});
+        continue;
+      }
+      this.admit(job);
+    }
+  }
+
+  /** Counts `run` against its group from this very moment (before any await) until it ends. */
+  private async inGroup(group: string | null, run: () => Promise<void>): Promise<void> {
+    if (group === null) return run();
+    const startedAt = this.deps.clock.now();
+    const runs = this.groupRuns.get(group) ?? [];
+    runs.push(startedAt);
+    this.groupRuns.set(group, runs);
+    try {
+      await run();
+    } finally {
+      runs.splice(runs.indexOf(startedAt), 1);
+      if (runs.length === 0) this.groupRuns.delete(group);
+      this.unpark(group);
+    }
+  }
+
+  private track(p: Promise<void>) {
     this.inflight.add(p);
-    if (group !== null) this.groupLoad.set(group, (this.groupLoad.get(group) ?? 0) + 1);
     void p.finally(() => {
       this.inflight.delete(p);
-      if (group !== null) {
-        const left = this.groupLoad.get(group)! - 1;
-        if (left > 0) this.groupLoad.set(group, left);
-        else this.groupLoad.delete(group);
-      }
-      this.wake();
+      if (this.freeSlots() >= this.claimBatch) this.wake();
     });
   }
 
-  private async execute(row: { id: number; kind: string; payload: string; attempts: number; run_at: number }): Promise<void> {
+  private async execute(job: RunnableJob): Promise<void> {
+    const outcome = await this.runOne(job);
+    if (outcome?.status !== 'done') return;
+    for (const next of outcome.handoff ?? []) await this.runHandedOff(next, job.leaseUntil);
+  }
+
+  private async runHandedOff(next: HandedOffJob, leaseUntil: number): Promise<void> {
+    const { jobs, clock } = this.deps;
+    if (!this.deps.handlers[next.kind] || !this.running) {
+      await jobs.release(next.id, this.workerId).catch(() => {});
+      this.wake();
+      return;
+    }
+    const job = { id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil };
+    if (this.hasRoom(next.groupKey)) await this.inGroup(next.groupKey, () => this.execute(job));
+    else this.park(job);
+  }
+  /** Runs one job and writes its outcome back; null when the handler threw (rescheduled). */
+  private async runOne(job: RunnableJob): Promise<JobOutcome | null> {
     const { jobs, clock, logger } = this.deps;
-    const handler = this.deps.handlers[row.kind]!;
+    const handler = this.deps.handlers[job.kind]!;
     try {
-      const outcome = await handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts - 1, runAt: row.run_at });
-      if (outcome.status === 'done') await jobs.complete(row.id, this.workerId);
-      else await jobs.reschedule(row.id, this.workerId, outcome.retryAt, outcome.error ?? null);
+      const outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil } });
+      if (outcome.status === 'done') await jobs.complete(job.id, this.workerId);
+      else await jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
+      return outcome;
     } catch (err) {
-      const backoff = Math.min(1000 * 2 ** Math.min(row.attempts, 8), 300_000);
-      logger.error({ err, jobId: row.id, kind: row.kind }, 'job failed; rescheduled');
-      await jobs.reschedule(row.id, this.workerId, clock.now() + backoff, (err as Error).message?.slice(0, 500) ?? 'error').catch(() => {});
+      const backoff = Math.min(1000 * 2 ** Math.min(job.attempts, 8), 300_000);
+      logger.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
+      await jobs.reschedule(job.id, this.workerId, clock.now() + backoff, (err as Error).message?.slice(0, 500) ?? 'error').catch(() => {});
+      return null;
     }
   }
 }

@@ -107,8 +107,8 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     expect(after.status).toBe('refunded');
     expect(after.completed_at).not.toBeNull();
 
-    expect(await fulfilment.succeed(o.id, 'SRL-LATE000001', Date.now())).toBe(false);
-    expect(await fulfilment.fail(o.id, { code: 'SUPPLIER_REJECTED', reason: 'late' } as never, Date.now())).toBe(false);
+    expect(await fulfilment.succeed(o.id, 'SRL-LATE000001', Date.now())).toBeNull();
+    expect(await fulfilment.fail(o.id, { code: 'SUPPLIER_REJECTED', reason: 'late' } as never, Date.now())).toBeNull();
     // The order's fulfilment job, run now, sees the order is no longer processing and stops.
     const outcome = await t.platform.jobHandlers[JOB_KINDS.fulfilOrder]!({ id: 0, kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, attempts: 1 } as never);
     expect(outcome).toMatchObject({ status: 'done' });

@@ -80,7 +80,7 @@ describe.each(storeKinds())('ambiguous upstream answers (%s)', (kind) => {
     // A late definite answer still settles the flagged order, once, with its callback job.
     first.answer = { state: 'success' };
     now += 600_000;
-    expect(await fulfil.handle(job(7))).toEqual({ status: 'done' });
+    expect(await fulfil.handle(job(7))).toMatchObject({ status: 'done', handoff: [{ kind: 'deliver_callback', payload: { orderId } }] });
     const settled = await db.selectFrom('orders').select(['status', 'serial_number']).where('id', '=', orderId).executeTakeFirstOrThrow();
     expect(settled.status).toBe('success');
     expect(settled.serial_number).toMatch(/^SRL-[A-Z0-9]{10}$/);

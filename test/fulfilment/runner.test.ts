@@ -8,7 +8,8 @@ import { JobRunner } from '../../src/worker/runner.js';
 import { createTestStore, storeKinds, type TestStore } from '../support/stores.js';
 
 const silent = pino({ level: 'silent' });
-const settings = { concurrency: 4, pollMs: 10, leaseMs: 60_000, perGroup: 4 };
+// slowMs 0: every running job counts as slow, so perGroup is a plain cap in these tests.
+const settings = { concurrency: 4, pollMs: 10, leaseMs: 60_000, perGroup: 4, slowMs: 0 };
 
 /** Resolves when `check` holds, polling the store (no timing assertions, only a safety bound). */
 async function until(check: () => Promise<boolean>, what: string, boundMs = 10_000) {
@@ -98,13 +99,117 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       await until(async () => other.length === 2, 'other groups ran beside the busy one');
       expect(other.sort()).toEqual(['none', 'quiet']);
       expect(running).toBe(2);
+      // Two run; up to two more wait here, still leased; the rest go back to the queue.
+      await until(async () => (await rows('grouped')).filter((r) => r.locked_by !== null).length === 4, 'over-fetched rows given back');
       const busy = await rows('grouped');
-      expect(busy.filter((r) => r.locked_by !== null)).toHaveLength(2);
       // Released claims are given back uncounted.
       expect(busy.filter((r) => r.locked_by === null).every((r) => Number(r.attempts) === 0)).toBe(true);
       release();
       await until(async () => (await rows('grouped')).length === 0, 'busy group drained two at a time');
       expect(peak).toBe(2);
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+
+  it('lets a group whose jobs are quick use up to half the slots, and caps it at perGroup once they run slow', async () => {
+    const waiting: (() => void)[] = [];
+    let running = 0;
+    const handlers: Record<string, JobHandler<any>> = {
+      held: async () => {
+        running++;
+        await new Promise<void>((r) => waiting.push(r));
+        running--;
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    for (let i = 0; i < 10; i++) await enqueueJob(database.db, { kind: 'held', payload: {}, runAt: now, groupKey: 'quick' }, now);
+    let clockNow = Date.now();
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => clockNow }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 1, slowMs: 60_000 } });
+    runner.start();
+    try {
+      // Not slow yet: half of the 8 slots, though perGroup is 1.
+      await until(async () => running === 4, 'half the slots taken');
+      // Quick jobs ending make room at once: the next one starts.
+      waiting.shift()!();
+      await until(async () => waiting.length === 4 && running === 4, 'a quick one replaced');
+      // Time passes: the four running now count as slow. One ends; three slow ones are still
+      // at least perGroup (1), so nothing new starts in its place.
+      clockNow += 61_000;
+      waiting.shift()!();
+      await until(async () => running === 3, 'one ended');
+      await new Promise((r) => setTimeout(r, 100));
+      runner.wake();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(running).toBe(3);
+    } finally {
+      while (waiting.length) waiting.shift()!();
+      await runner.stop();
+      while (waiting.length) waiting.shift()!();
+    }
+  });
+
+  it('runs a handed-off job next in the same slot, under the lease it was written with', async () => {
+    const seen: { attempts: number; lockedBy: string | null }[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      parent: async (job) => {
+        // Written leased to this runner: no claim can take it while the lease lasts, so only
+        // the handoff can run it within this test.
+        const child = await enqueueJob(database.db, { kind: 'child', payload: { from: job.id }, runAt: Date.now(), lease: job.lease }, Date.now());
+        return { status: 'done', handoff: [child] };
+      },
+      child: async (job) => {
+        const [row] = await database.db.selectFrom('jobs').select('locked_by').where('id', '=', job.id).execute();
+        seen.push({ attempts: job.attempts, lockedBy: row?.locked_by ?? null });
+        return { status: 'done' };
+      },
+    };
+    await enqueueJob(database.db, { kind: 'parent', payload: {}, runAt: Date.now() }, Date.now());
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings });
+    runner.start();
+    try {
+      await until(async () => seen.length === 1, 'the handed-off child ran');
+      expect(seen).toEqual([{ attempts: 0, lockedBy: runner.workerId }]);
+      await until(async () => (await rows('child')).length === 0 && (await rows('parent')).length === 0, 'both rows completed');
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('parks a handed-off job while its group is full, still leased, and runs it once the group has room', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const ran: string[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      hold: async () => {
+        await gate;
+        ran.push('hold');
+        return { status: 'done' };
+      },
+      parent: async (job) => {
+        const child = await enqueueJob(database.db, { kind: 'child2', payload: {}, runAt: Date.now(), groupKey: 'full', lease: job.lease }, Date.now());
+        return { status: 'done', handoff: [child] };
+      },
+      child2: async () => {
+        ran.push('child');
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'hold', payload: {}, runAt: now - 1000, groupKey: 'full' }, now);
+    await enqueueJob(database.db, { kind: 'parent', payload: {}, runAt: now }, now);
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, perGroup: 1 } });
+    runner.start();
+    try {
+      await until(async () => (await rows('parent')).length === 0, 'parent done');
+      const [child] = await rows('child2');
+      expect(child).toMatchObject({ locked_by: runner.workerId });
+      expect(ran).toEqual([]);
+      release();
+      await until(async () => ran.length === 2, 'child ran after the group had room');
+      expect(ran).toEqual(['hold', 'child']);
     } finally {
       release();
       await runner.stop();
