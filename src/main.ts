@@ -124,7 +124,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   // One read of the shared cache versions per request validates every in-process cache.
-  const versions = new VersionWatch(database.sqlite ? sqliteVersionReader(db, database.sqlite) : () => readVersions(db));
+  const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(() => readVersions(db));
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db);

@@ -44,16 +44,24 @@ export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): ()
 /**
  * Reads the versions once per request, with no staleness: a caller always gets a read
  * that *started after it asked*, so any write committed before the request arrived is
- * seen. Concurrent callers share reads: while one read is in flight, everyone who asks
- * waits for the single next read, so at most two are in flight whatever the load.
+ * seen. Concurrent callers share reads:
+ * - 'in-flight' (a read is a round trip, PostgreSQL): while one read is in flight,
+ *   everyone who asks waits for the single next read, so at most two are in flight.
+ * - 'per-turn' (a read is synchronous, SQLite: nothing is ever in flight): everyone who
+ *   asks in one turn of the event loop shares one read, taken after that turn
+ *   (setImmediate). The requests that arrive together in one turn then cost one read.
  */
 export class VersionWatch {
   private inFlight: Promise<CacheVersions> | null = null;
   private next: Promise<CacheVersions> | null = null;
 
-  constructor(private readonly read: () => Promise<CacheVersions>) {}
+  constructor(
+    private readonly read: () => Promise<CacheVersions>,
+    private readonly sharing: 'in-flight' | 'per-turn' = 'in-flight',
+  ) {}
 
   current(): Promise<CacheVersions> {
+    if (this.sharing === 'per-turn') return (this.next ??= this.afterThisTurn());
     if (!this.inFlight) return this.start();
     if (!this.next) {
       this.next = this.inFlight.then(
@@ -62,6 +70,15 @@ export class VersionWatch {
       );
     }
     return this.next;
+  }
+
+  private afterThisTurn(): Promise<CacheVersions> {
+    return new Promise((resolve, reject) =>
+      setImmediate(() => {
+        this.next = null;
+        this.read().then(resolve, reject);
+      }),
+    );
   }
 
   private start(): Promise<CacheVersions> {

@@ -37,6 +37,12 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
     // NORMAL in WAL mode survives a process crash without losing committed transactions.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
+    // Savepoint journals (one per order of a group commit) in memory: in temp files they
+    // cost a write per page touched, most of the group's system time.
+    sqlite.pragma('temp_store = MEMORY');
+    // Checkpoint (copy the WAL into the database file, then sync) every ~40 MB of WAL
+    // instead of every ~4 MB: fewer syncs on the committing request's path.
+    sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };

@@ -47,6 +47,9 @@ export class OrdersRepo {
   }
 
   async refExists(resellerId: string, refId: string): Promise<boolean> {
+    const sqliteRef = this.sqliteRef;
+    // Every order asks this first: on SQLite a kept prepared statement, not a built query.
+    if (sqliteRef) return this.db.connection().execute(async () => sqliteRef.get(resellerId, refId) !== undefined);
     const row = await this.db.selectFrom('orders').select('id').where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
     return row !== undefined;
   }
@@ -74,7 +77,11 @@ export class OrdersRepo {
    */
   private queue: QueuedOrder[] = [];
   private running = 0;
+  private pumpScheduled = false;
+  /** Groups run and the orders they held, since start: how well group commit groups. */
+  readonly groupStats = { groups: 0, orders: 0 };
   private readonly sqliteGroup: ((batch: QueuedOrder[]) => Outcome[]) | null;
+  private readonly sqliteRef: SQLite.Statement | null;
   private readonly dialect: Dialect | null;
 
   constructor(
@@ -83,12 +90,28 @@ export class OrdersRepo {
     store?: { dialect: Dialect; sqlite?: SQLite.Database },
   ) {
     this.sqliteGroup = store?.sqlite ? sqliteOrderGroup(store.sqlite) : null;
+    this.sqliteRef = store?.sqlite ? store.sqlite.prepare(REF_LOOKUP_SQL) : null;
     this.dialect = store?.dialect ?? null;
   }
 
   placeWithDebit(o: NewOrder, now: number): Promise<OrderRecord> {
     return new Promise((resolve, reject) => {
       this.queue.push({ o, now, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * A SQLite group runs synchronously, so no order can arrive while one commits: started at
+   * once, every group would hold one order. It starts after this turn of the event loop
+   * instead (setImmediate), once the requests that arrived in the same turn have queued.
+   */
+  private schedule() {
+    if (!this.sqliteGroup) return this.pump();
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
@@ -96,6 +119,8 @@ export class OrdersRepo {
   private pump() {
     while (this.running < this.group.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.group.maxSize);
+      this.groupStats.groups++;
+      this.groupStats.orders += batch.length;
       this.running++;
       void this.commitGroup(batch).finally(() => {
         this.running--;
@@ -356,6 +381,8 @@ const placedRecord = (o: NewOrder, now: number): OrderRecord => ({
   failureReason: null, createdAt: now, completedAt: null,
 });
 
+const REF_LOOKUP_SQL = 'select id from orders where reseller_id = ? and ref_id = ?';
+
 /**
  * placeIn as prepared SQLite statements (same statements, same order, same errors), for a
  * whole group in one transaction, each order in a nested transaction (a savepoint): a
@@ -365,7 +392,7 @@ function sqliteOrderGroup(sqlite: SQLite.Database): (batch: QueuedOrder[]) => Ou
   const debit = sqlite.prepare(
     'update resellers set balance = balance - ?, order_seq = order_seq + 1, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and balance >= ? returning balance, order_seq, ledger_seq',
   );
-  const dup = sqlite.prepare('select id from orders where reseller_id = ? and ref_id = ?');
+  const dup = sqlite.prepare(REF_LOOKUP_SQL);
   const balance = sqlite.prepare('select balance from resellers where id = ?');
   const insertOrder = sqlite.prepare(
     `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, serial_number, failure_code, failure_reason, created_at, completed_at, updated_at, checker_verified, seq)

@@ -195,4 +195,23 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     }
     expect(Number((await db.selectFrom('resellers').select('balance').where('id', '=', a.id).executeTakeFirstOrThrow()).balance)).toBe(0);
   });
+
+  it('group commit: orders that arrive in the same turn of the event loop commit in few groups (SQLite: one)', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
+    const orders = t.platform.repos.orders;
+    const before = { ...orders.groupStats };
+    // A SQLite group runs synchronously: started at the first order, it would hold that one
+    // alone. PostgreSQL starts a group per free connection (4) and the rest wait for one.
+    const placed = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        orders.placeWithDebit(
+          { id: crypto.randomUUID(), resellerId: r.id, refId: uniqueRef('turn'), productCode: 'FF-100', productName: 'FF 100', categorySlug: 'free-fire', target: '1', zone: null, price: 1_000, checkerVerified: false },
+          Date.now(),
+        ),
+      ),
+    );
+    expect(placed).toHaveLength(30);
+    expect(orders.groupStats.orders - before.orders).toBe(30);
+    expect(orders.groupStats.groups - before.groups).toBeLessThanOrEqual(kind === 'sqlite' ? 1 : 5);
+  });
 });
