@@ -313,6 +313,7 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
     url.pathname = `/${name}`;
     store = { kind, url: url.toString() };
     dropPg = async () => {
+      if (process.env.BENCH_KEEP_DB) return; // kept for inspection (README)
       const c = new pg.Client({ connectionString: PG_ADMIN });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);

@@ -127,7 +127,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(() => readVersions(db));
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
-  const fulfilmentRepo = new FulfilmentRepo(db);
+  const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
   const suppliers: SupplierResolver = (route) => {
@@ -147,7 +147,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const callbacks = new CallbacksRepo(db);
   const present = presenters(currency.decimals);
   const deliverCallback = new DeliverCallback({
-    db, callbacks, orders: repos.orders, secrets, send: postCallback, clock, ids, money: present.money,
+    callbacks, secrets, send: postCallback, clock, ids, money: present.money,
     allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;

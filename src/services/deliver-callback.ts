@@ -3,9 +3,6 @@ import type { SecretBox } from '../adapters/secret-box.js';
 import { CALLBACK_MAX_ATTEMPTS, CALLBACK_TIMEOUT_MS, callbackPayload, isDelivered, nextAttemptAt } from '../domain/callback.js';
 import { sign } from '../domain/signature.js';
 import type { CallbacksRepo } from '../store/callbacks-repo.js';
-import type { OrdersRepo } from '../store/orders-repo.js';
-import type { Kysely } from 'kysely';
-import type { DB } from '../store/schema.js';
 import type { JobHandler } from '../worker/job-contract.js';
 import type { Clock, IdGenerator } from './ports.js';
 
@@ -21,9 +18,7 @@ export const CALLBACK_USER_AGENT = 'topup-callbacks/1.0 (+order callbacks; resel
 export class DeliverCallback {
   constructor(
     private readonly deps: {
-      db: Kysely<DB>;
       callbacks: CallbacksRepo;
-      orders: OrdersRepo;
       secrets: SecretBox;
       send: CallbackSender;
       clock: Clock;
@@ -34,9 +29,10 @@ export class DeliverCallback {
   ) {}
 
   readonly handle: JobHandler<{ orderId: string; round?: number }> = async (job) => {
-    const { db, callbacks, orders, secrets, send, clock, ids } = this.deps;
-    const order = await orders.findById(job.payload.orderId);
-    if (!order || (order.status !== 'success' && order.status !== 'failed')) return { status: 'done' };
+    const { callbacks, secrets, send, clock, ids } = this.deps;
+    const target = await callbacks.target(job.payload.orderId);
+    const order = target?.order;
+    if (!target || !order || (order.status !== 'success' && order.status !== 'failed')) return { status: 'done' };
     const delivery = await callbacks.open(order.id, order.resellerId, job.payload.round ?? 1, ids.uuid(), clock.now());
     if (delivery.status !== 'pending') return { status: 'done' };
     // A job run early (e.g. re-claimed after a crash) waits for the stored schedule.
@@ -44,14 +40,8 @@ export class DeliverCallback {
       return { status: 'retry', retryAt: Number(delivery.next_attempt_at) };
     }
 
-    const target = await db
-      .selectFrom('resellers as r')
-      .leftJoin('api_keys as k', (j) => j.onRef('k.reseller_id', '=', 'r.id').on('k.revoked_at', 'is', null))
-      .select(['r.callback_url', 'k.secret_enc'])
-      .where('r.id', '=', order.resellerId)
-      .orderBy('k.created_at', 'desc')
-      .executeTakeFirst();
-    if (!target?.callback_url || !target.secret_enc) {
+    const { callbackUrl, secretEnc } = target;
+    if (!callbackUrl || !secretEnc) {
       await callbacks.skip(delivery, clock.now());
       return { status: 'done' };
     }
@@ -61,7 +51,7 @@ export class DeliverCallback {
     const timestamp = String(clock.now());
     const startedAt = clock.now();
     const result = await send({
-      url: target.callback_url,
+      url: callbackUrl,
       body,
       timeoutMs: CALLBACK_TIMEOUT_MS,
       allowPrivate: this.deps.allowPrivateTargets,
@@ -69,7 +59,7 @@ export class DeliverCallback {
         'content-type': 'application/json',
         'user-agent': CALLBACK_USER_AGENT,
         'x-timestamp': timestamp,
-        'x-signature': sign(secrets.open(target.secret_enc), timestamp, body),
+        'x-signature': sign(secrets.open(secretEnc), timestamp, body),
         'x-callback-id': delivery.id,
         'x-callback-attempt': String(attempt),
       },
@@ -79,7 +69,7 @@ export class DeliverCallback {
     const next = delivered || attempt >= CALLBACK_MAX_ATTEMPTS ? null : nextAttemptAt(attempt, endedAt);
     await callbacks.recordAttempt(
       delivery,
-      { attempt, url: target.callback_url, startedAt, durationMs: result.durationMs, httpStatus: result.httpStatus, error: result.error ?? (delivered ? null : `HTTP ${result.httpStatus}`), snippet: result.responseSnippet },
+      { attempt, url: callbackUrl, startedAt, durationMs: result.durationMs, httpStatus: result.httpStatus, error: result.error ?? (delivered ? null : `HTTP ${result.httpStatus}`), snippet: result.responseSnippet },
       { status: delivered ? 'delivered' : next === null ? 'failed' : 'pending', nextAttemptAt: next },
       endedAt,
     );

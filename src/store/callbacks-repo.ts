@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { OrderRecord } from '../domain/order.js';
 import { enqueueCallback } from './jobs-repo.js';
+import { toRecord } from './orders-repo.js';
 import type { CallbackDeliveriesTable, DB } from './schema.js';
 
 export type Delivery = Selectable<CallbackDeliveriesTable>;
@@ -7,6 +9,26 @@ export type Delivery = Selectable<CallbackDeliveriesTable>;
 /** Durable callback delivery state: what a restarted worker continues from. */
 export class CallbacksRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * What a callback attempt needs, in one round trip: the order, its reseller's callback
+   * URL and the secret of the reseller's newest live API key (null when there is none).
+   */
+  async target(orderId: string): Promise<{ order: OrderRecord; callbackUrl: string | null; secretEnc: string | null } | null> {
+    const row = await this.db
+      .selectFrom('orders as o')
+      .innerJoin('resellers as r', 'r.id', 'o.reseller_id')
+      .leftJoin('api_keys as k', (j) => j.onRef('k.reseller_id', '=', 'o.reseller_id').on('k.revoked_at', 'is', null))
+      .selectAll('o')
+      .select(['r.callback_url', 'k.secret_enc'])
+      .where('o.id', '=', orderId)
+      .orderBy('k.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { callback_url, secret_enc, ...order } = row;
+    return { order: toRecord(order), callbackUrl: callback_url, secretEnc: secret_enc };
+  }
 
   /** The delivery of (order, round), created on first use with a new callback id. */
   async open(orderId: string, resellerId: string, round: number, newId: string, now: number): Promise<Delivery> {

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
-import { enqueueCallback, JOB_KINDS } from './jobs-repo.js';
+import type { Dialect } from './db.js';
+import { CALLBACK_GROUP_PREFIX, callbackJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
 import type { DB } from './schema.js';
 
 export interface FulfilmentOrder {
@@ -31,7 +32,11 @@ export interface UsableRoute {
 
 /** Store side of fulfilment: read the order and its routes, record progress, finish it. */
 export class FulfilmentRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `dialect` enables its one-statement paths; without it every path is portable. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect?: Dialect,
+  ) {}
 
   async order(id: string): Promise<FulfilmentOrder | null> {
     const r = await this.db
@@ -117,6 +122,7 @@ export class FulfilmentRepo {
    * was no longer processing.
    */
   async succeed(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
+    if (this.dialect === 'postgres') return this.succeedInOneStatement(orderId, serial, now, lease);
     return this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('orders')
@@ -128,6 +134,37 @@ export class FulfilmentRepo {
       if (!res) return null;
       return enqueueCallback(trx, { orderId, resellerId: res.reseller_id }, now, lease);
     });
+  }
+
+  /**
+   * succeed() on PostgreSQL as one statement (the update in a CTE, the job inserted from
+   * its row): one round trip and an implicit transaction instead of four (begin, update,
+   * insert, commit), all of them between the order's completed_at and its callback.
+   */
+  private async succeedInOneStatement(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
+    const job = callbackJob({ orderId, resellerId: '' }, now, lease);
+    const values = jobRow(job, now);
+    const row = await this.db
+      .with('settled', (qb) =>
+        qb
+          .updateTable('orders')
+          .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now })
+          .where('id', '=', orderId)
+          .where('status', '=', 'processing')
+          .returning('reseller_id'),
+      )
+      .insertInto('jobs')
+      .columns(['kind', 'payload', 'run_at', 'attempts', 'locked_until', 'locked_by', 'last_error', 'created_at', 'group_key'])
+      .expression((eb) =>
+        eb.selectFrom('settled').select([
+          eb.val(values.kind).as('kind'), eb.val(values.payload).as('payload'), eb.val(values.run_at).as('run_at'), eb.val(values.attempts).as('attempts'),
+          eb.val(values.locked_until).as('locked_until'), eb.val(values.locked_by).as('locked_by'), eb.val(null).as('last_error'), eb.val(values.created_at).as('created_at'),
+          sql<string>`${CALLBACK_GROUP_PREFIX} || settled.reseller_id`.as('group_key'),
+        ]),
+      )
+      .returning(['id', 'group_key'])
+      .executeTakeFirst();
+    return row ? { id: Number(row.id), kind: job.kind, payload: job.payload, groupKey: row.group_key } : null;
   }
 
   /**

@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
-import type { DB } from './schema.js';
+import type { DB, JobsTable } from './schema.js';
 
 /**
  * The durable outbox/queue. Work that must happen later (fulfil an order, deliver a
@@ -13,31 +13,43 @@ export const JOB_KINDS = {
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
+interface NewJob {
+  kind: string;
+  payload: unknown;
+  runAt: number;
+  groupKey?: string;
+  lease?: JobLease;
+}
+
+/** A job's row. With `lease`, written already claimed by that runner (one claim counted). */
+export function jobRow(job: NewJob, now: number): Insertable<JobsTable> {
+  return {
+    kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, attempts: job.lease ? 1 : 0,
+    locked_until: job.lease?.until ?? null, locked_by: job.lease?.holder ?? null, last_error: null, created_at: now, group_key: job.groupKey ?? null,
+  };
+}
+
 /**
- * Writes a job row. With `lease`, the row is written already claimed by that runner (one
- * claim counted), to be run by it at once as a handoff; without, it waits to be claimed.
+ * Writes a job row. With `lease`, the row is written already claimed by that runner, to be
+ * run by it at once as a handoff; without, it waits to be claimed.
  */
-export async function enqueueJob(
-  db: Executor,
-  job: { kind: string; payload: unknown; runAt: number; groupKey?: string; lease?: JobLease },
-  now: number,
-): Promise<HandedOffJob> {
-  const payload = JSON.stringify(job.payload);
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      kind: job.kind, payload, run_at: job.runAt, attempts: job.lease ? 1 : 0,
-      locked_until: job.lease?.until ?? null, locked_by: job.lease?.holder ?? null, last_error: null, created_at: now, group_key: job.groupKey ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+export async function enqueueJob(db: Executor, job: NewJob, now: number): Promise<HandedOffJob> {
+  const row = await db.insertInto('jobs').values(jobRow(job, now)).returning('id').executeTakeFirstOrThrow();
   return { id: Number(row.id), kind: job.kind, payload: job.payload, groupKey: job.groupKey ?? null };
 }
 
-/** The callback job of an order (a round > 1 is a resend), grouped by reseller for isolation. */
-export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): Promise<HandedOffJob> {
+/** Callback jobs are grouped by reseller (per-reseller isolation in the runner). */
+export const CALLBACK_GROUP_PREFIX = 'reseller:';
+const callbackGroupKey = (resellerId: string) => `${CALLBACK_GROUP_PREFIX}${resellerId}`;
+
+/** The callback job of an order (a round > 1 is a resend). */
+export function callbackJob(c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): NewJob {
   const payload = c.round === undefined ? { orderId: c.orderId } : { orderId: c.orderId, round: c.round };
-  return enqueueJob(db, { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: `reseller:${c.resellerId}`, lease }, now);
+  return { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: callbackGroupKey(c.resellerId), lease };
+}
+
+export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): Promise<HandedOffJob> {
+  return enqueueJob(db, callbackJob(c, now, lease), now);
 }
 
 export interface ClaimedJob {

@@ -184,10 +184,20 @@ export class JobRunner {
     });
   }
 
+  /**
+   * Runs a job, then what it handed off. The handoff starts while the finished job's row is
+   * still being deleted: the callback of a settled order waits for no round trip of its own
+   * parent's bookkeeping. (A lost delete only means the finished job runs once more, later,
+   * and finds nothing to do: handlers are idempotent.)
+   */
   private async execute(job: RunnableJob): Promise<void> {
-    const outcome = await this.runOne(job);
-    if (outcome?.status !== 'done') return;
-    for (const next of outcome.handoff ?? []) await this.runHandedOff(next, job.leaseUntil);
+    const run = await this.runOne(job);
+    if (!run) return;
+    const next = run.outcome.status === 'done' ? (run.outcome.handoff ?? []) : [];
+    const handedOff = (async () => {
+      for (const h of next) await this.runHandedOff(h, job.leaseUntil);
+    })();
+    await Promise.all([run.written, handedOff]);
   }
 
   private async runHandedOff(next: HandedOffJob, leaseUntil: number): Promise<void> {
@@ -201,20 +211,29 @@ export class JobRunner {
     if (this.hasRoom(next.groupKey)) await this.inGroup(next.groupKey, () => this.execute(job));
     else this.park(job);
   }
-  /** Runs one job and writes its outcome back; null when the handler threw (rescheduled). */
-  private async runOne(job: RunnableJob): Promise<JobOutcome | null> {
-    const { jobs, clock, logger } = this.deps;
+  /**
+   * Runs one job's handler; `written` settles once its outcome is in the table. Null when
+   * the handler threw (rescheduled with a backoff).
+   */
+  private async runOne(job: RunnableJob): Promise<{ outcome: JobOutcome; written: Promise<void> } | null> {
+    const { jobs, logger } = this.deps;
     const handler = this.deps.handlers[job.kind]!;
+    let outcome: JobOutcome;
     try {
-      const outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil } });
-      if (outcome.status === 'done') await jobs.complete(job.id, this.workerId);
-      else await jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
-      return outcome;
+      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil } });
     } catch (err) {
-      const backoff = Math.min(1000 * 2 ** Math.min(job.attempts, 8), 300_000);
-      logger.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
-      await jobs.reschedule(job.id, this.workerId, clock.now() + backoff, (err as Error).message?.slice(0, 500) ?? 'error').catch(() => {});
+      await this.rescheduleAfterError(job, err);
       return null;
     }
+    const write = outcome.status === 'done' ? jobs.complete(job.id, this.workerId) : jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
+    const written = write.catch((err) => logger.error({ err, jobId: job.id, kind: job.kind }, 'job outcome not written; the job runs again when its lease ends'));
+    return { outcome, written };
+  }
+
+  private async rescheduleAfterError(job: RunnableJob, err: unknown): Promise<void> {
+    const { jobs, clock, logger } = this.deps;
+    const backoff = Math.min(1000 * 2 ** Math.min(job.attempts, 8), 300_000);
+    logger.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
+    await jobs.reschedule(job.id, this.workerId, clock.now() + backoff, (err as Error).message?.slice(0, 500) ?? 'error').catch(() => {});
   }
 }

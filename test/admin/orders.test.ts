@@ -17,7 +17,7 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind);
     op = await operatorClient(t);
-    fulfilment = new FulfilmentRepo(t.platform.database.db);
+    fulfilment = new FulfilmentRepo(t.platform.database.db, t.platform.database.dialect);
   });
   afterAll(async () => t?.close());
 

@@ -102,7 +102,7 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
       let now = Date.now();
       const make = () =>
         new DeliverCallback({
-          db, callbacks: t.platform.callbacks, orders: t.platform.repos.orders, secrets: t.platform.secrets, send: postCallback,
+          callbacks: t.platform.callbacks, secrets: t.platform.secrets, send: postCallback,
           clock: { now: () => now }, ids: t.platform.ids, money: (m) => m, allowPrivateTargets: true,
         });
       const job = { id: 0, kind: 'deliver_callback', payload: { orderId }, attempts: 0, runAt: now };
