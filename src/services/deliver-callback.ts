@@ -2,11 +2,13 @@ import type { CallbackHttpResult } from '../adapters/callback-http.js';
 import type { SecretBox } from '../adapters/secret-box.js';
 import { CALLBACK_MAX_ATTEMPTS, CALLBACK_TIMEOUT_MS, callbackPayload, isDelivered, nextAttemptAt } from '../domain/callback.js';
 import { sign } from '../domain/signature.js';
-import type { CallbacksRepo } from '../store/callbacks-repo.js';
+import { DELIVERABLE, type CallbacksRepo } from '../store/callbacks-repo.js';
 import type { JobHandler } from '../worker/job-contract.js';
 import type { Clock, IdGenerator } from './ports.js';
 
 export type CallbackSender = (input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }) => Promise<CallbackHttpResult>;
+
+const isDeliverable = (status: string) => (DELIVERABLE as readonly string[]).includes(status);
 
 export const CALLBACK_USER_AGENT = 'topup-callbacks/1.0 (+order callbacks; reseller API v1)';
 
@@ -30,10 +32,13 @@ export class DeliverCallback {
 
   readonly handle: JobHandler<{ orderId: string; round?: number }> = async (job) => {
     const { callbacks, secrets, send, clock, ids } = this.deps;
-    const target = await callbacks.target(job.payload.orderId);
+    // Both reads at once: on PostgreSQL one round trip of waiting instead of two.
+    const [target, delivery] = await Promise.all([
+      callbacks.target(job.payload.orderId),
+      callbacks.open(job.payload.orderId, job.payload.round ?? 1, ids.uuid(), clock.now()),
+    ]);
     const order = target?.order;
-    if (!target || !order || (order.status !== 'success' && order.status !== 'failed')) return { status: 'done' };
-    const delivery = await callbacks.open(order.id, order.resellerId, job.payload.round ?? 1, ids.uuid(), clock.now());
+    if (!target || !order || !delivery || !isDeliverable(order.status)) return { status: 'done' };
     if (delivery.status !== 'pending') return { status: 'done' };
     // A job run early (e.g. re-claimed after a crash) waits for the stored schedule.
     if (delivery.next_attempt_at !== null && Number(delivery.next_attempt_at) > clock.now()) {

@@ -6,6 +6,9 @@ import type { CallbackDeliveriesTable, DB } from './schema.js';
 
 export type Delivery = Selectable<CallbackDeliveriesTable>;
 
+/** The states an order's callback reports: its terminal states. */
+export const DELIVERABLE = ['success', 'failed'] as const;
+
 /** Durable callback delivery state: what a restarted worker continues from. */
 export class CallbacksRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -30,15 +33,30 @@ export class CallbacksRepo {
     return { order: toRecord(order), callbackUrl: callback_url, secretEnc: secret_enc };
   }
 
-  /** The delivery of (order, round), created on first use with a new callback id. */
-  async open(orderId: string, resellerId: string, round: number, newId: string, now: number): Promise<Delivery> {
+  /**
+   * The delivery of (order, round), created on first use with a new callback id; null when
+   * the order is not in a terminal state (nothing to deliver, and no delivery opened). It
+   * reads the order itself, so a callback can open it and read target() at the same time.
+   */
+  async open(orderId: string, round: number, newId: string, now: number): Promise<Delivery | null> {
     // One statement either way: an existing delivery comes back through a no-op update.
-    return this.db
+    const row = await this.db
       .insertInto('callback_deliveries')
-      .values({ id: newId, order_id: orderId, reseller_id: resellerId, round, status: 'pending', attempts: 0, next_attempt_at: now, url: null, created_at: now, updated_at: now })
+      .columns(['id', 'order_id', 'reseller_id', 'round', 'status', 'attempts', 'next_attempt_at', 'url', 'created_at', 'updated_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('orders as o')
+          .select([
+            eb.val(newId).as('id'), 'o.id', 'o.reseller_id', eb.val(round).as('round'), eb.val('pending').as('status'), eb.val(0).as('attempts'),
+            eb.val(now).as('next_attempt_at'), eb.val(null).as('url'), eb.val(now).as('created_at'), eb.val(now).as('updated_at'),
+          ])
+          .where('o.id', '=', orderId)
+          .where('o.status', 'in', DELIVERABLE),
+      )
       .onConflict((oc) => oc.columns(['order_id', 'round']).doUpdateSet((eb) => ({ updated_at: eb.ref('callback_deliveries.updated_at') })))
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   async recordAttempt(

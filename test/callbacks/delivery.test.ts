@@ -147,6 +147,26 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     }
   });
 
+  it('a callback job of an order that is not terminal sends nothing and opens no delivery', async () => {
+    const rx = await startReceiver(() => ({ status: 204 }));
+    await setCallbackUrl(rx.url);
+    await t.platform.runner.stop();
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      const { db } = t.platform.database;
+      const orderId = (await db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow()).id;
+      const handle = t.platform.jobHandlers.deliver_callback!;
+      expect(await handle({ id: 0, kind: 'deliver_callback', payload: { orderId }, attempts: 0, runAt: Date.now() })).toEqual({ status: 'done' });
+      expect(rx.received).toHaveLength(0);
+      expect(await t.platform.callbacks.log(orderId)).toEqual([]);
+    } finally {
+      t.platform.runner.start();
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
   it('resellers read their delivery log and resend through API v1, never another reseller’s', async () => {
     const rx = await startReceiver();
     await setCallbackUrl(rx.url);
