@@ -196,12 +196,50 @@ export class OrdersRepo {
         .execute();
       return { orders: rows.map(toRecord), total };
     }
-    const pageIds = this.filtered(f).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset);
     const [rows, total] = await Promise.all([
-      this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+      this.pageStart(f).then((start) => {
+        if (!start) return [];
+        const pageIds = this.filtered({ ...f, to: start.to }).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
+        return this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      }),
       this.countMatching(f),
     ]);
     return { orders: rows.map(toRecord), total };
+  }
+
+  /**
+   * Where a deep filtered page starts, without walking every entry newer than it: the
+   * range's newest partial day (a `to` inside a day) is counted on the index, then whole
+   * UTC days are skipped newest first by their order_counts, down to the day the page
+   * starts in. The page then walks at most that day's entries, at any depth. Returns the
+   * narrowed upper bound and the offset left, or null past the last match.
+   */
+  private async pageStart(f: OrderListFilter): Promise<{ to: number | null; offset: number } | null> {
+    const unchanged = { to: f.to, offset: f.offset };
+    if (f.offset < DAY_SKIP_FROM_OFFSET) return unchanged;
+    const firstFull = f.from === null ? null : Math.ceil(f.from / DAY_MS);
+    const lastFull = f.to === null ? null : Math.floor((f.to + 1) / DAY_MS) - 1;
+    if (firstFull !== null && lastFull !== null && firstFull > lastFull) return unchanged; // within one day
+    let left = f.offset;
+    if (f.to !== null && f.to >= (lastFull! + 1) * DAY_MS) {
+      left -= await this.countOnIndex(f, (lastFull! + 1) * DAY_MS, f.to);
+      if (left < 0) return unchanged;
+    }
+    let q = this.db
+      .selectFrom('order_counts')
+      .select((eb) => ['day', eb.fn.sum<number | string>('n').as('n')])
+      .where('reseller_id', '=', f.resellerId);
+    if (f.statuses) q = q.where('status', 'in', f.statuses);
+    if (firstFull !== null) q = q.where('day', '>=', firstFull);
+    if (lastFull !== null) q = q.where('day', '<=', lastFull);
+    for (const d of await q.groupBy('day').orderBy('day', 'desc').execute()) {
+      const n = Number(d.n);
+      if (left < n) return { to: (Number(d.day) + 1) * DAY_MS - 1, offset: left };
+      left -= n;
+    }
+    // Past every whole day: the page starts in the oldest partial day, or there is none.
+    if (f.from === null || f.from % DAY_MS === 0) return null;
+    return { to: firstFull! * DAY_MS - 1, offset: left };
   }
 
   private searched(f: Omit<OrderSearch, 'limit' | 'offset'>) {
@@ -304,8 +342,7 @@ export class OrdersRepo {
       if (toDay !== null) q = q.where('day', '<=', toDay);
       return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
     };
-    const exact = (from: number, to: number) =>
-      this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+    const exact = (from: number, to: number) => this.countOnIndex(f, from, to);
     if (f.from === null && f.to === null) return buckets(null, null);
     const from = f.from ?? 0;
     const to = f.to ?? Number.MAX_SAFE_INTEGER;
@@ -319,9 +356,16 @@ export class OrdersRepo {
     if (to >= (lastFull + 1) * DAY_MS) parts.push(exact((lastFull + 1) * DAY_MS, to));
     return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
   }
+
+  /** Matches of the filter with created_at in [from, to], counted on the index. */
+  private countOnIndex(f: Omit<OrderListFilter, 'limit' | 'offset'>, from: number, to: number): Promise<number> {
+    return this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+  }
 }
 
 const DAY_MS = 86_400_000;
+/** Below this offset a filtered page walks its index; from it on, whole days are skipped by their counts. */
+const DAY_SKIP_FROM_OFFSET = 1_000;
 
 /**
  * The order transaction: the guarded wallet debit (which also takes the order's and the

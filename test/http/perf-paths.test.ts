@@ -69,6 +69,38 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     for (let i = 0; i < entries.length - 1; i++) expect(entries[i].balance_after - entries[i].amount).toBe(entries[i + 1].balance_after);
   });
 
+  it('deep filtered pages (whole days skipped by their counts) equal the plain query at every offset', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 0 });
+    const { db } = t.platform.database;
+    // 2,600 orders over ~8 days, statuses cycling, some sharing a created_at (id breaks ties).
+    const base = Date.UTC(2026, 5, 20, 13, 17);
+    const statuses = ['success', 'failed', 'processing', 'refunded'] as const;
+    const rows = Array.from({ length: 2600 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reseller_id: r.id, ref_id: `deep-${i}`, product_code: 'FF-100', product_name: 'FF 100',
+      category_slug: 'free-fire', target: '1', zone: null, price: 1_000, status: statuses[i % 4]!, serial_number: null, failure_code: null, failure_reason: null,
+      created_at: base - (i - (i % 7 === 1 ? 1 : 0)) * 277_000, completed_at: null, updated_at: base, checker_verified: 0,
+    }));
+    // Orders on the first and the last millisecond of days: the edges of the skipped buckets.
+    for (let k = 0; k < 14; k++) rows[100 + k * 150]!.created_at = Date.UTC(2026, 5, 20 - Math.floor(k / 2)) - (k % 2);
+    for (let i = 0; i < rows.length; i += 200) await db.insertInto('orders').values(rows.slice(i, i + 200)).execute();
+    const newestFirst = (xs: typeof rows) => [...xs].sort((a, b) => b.created_at - a.created_at || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));
+    const cases: { name: string; statuses: (typeof statuses)[number][] | null; from: number | null; to: number | null }[] = [
+      { name: 'one status, no dates', statuses: ['failed'], from: null, to: null },
+      { name: 'two statuses, no dates', statuses: ['success', 'processing'], from: null, to: null },
+      { name: 'dates only, whole days', statuses: null, from: Date.UTC(2026, 5, 14), to: Date.UTC(2026, 5, 20) - 1 },
+      { name: 'statuses + times inside days', statuses: ['success', 'failed', 'processing'], from: base - 6.3 * DAY, to: base - 0.45 * DAY },
+      { name: 'dates only, times inside days', statuses: null, from: base - 7.7 * DAY + 1234, to: base - 1.2 * DAY },
+    ];
+    for (const c of cases) {
+      const expected = newestFirst(rows.filter((o) => (!c.statuses || c.statuses.includes(o.status)) && (c.from === null || o.created_at >= c.from) && (c.to === null || o.created_at <= c.to)));
+      for (const offset of [0, 999, 1000, 1001, 1234, expected.length - 50, expected.length - 1, expected.length, expected.length + 100].filter((x) => x >= 0)) {
+        const page = await t.platform.repos.orders.list({ resellerId: r.id, statuses: c.statuses, from: c.from, to: c.to, limit: 50, offset });
+        expect(page.total, `${c.name} @${offset}`).toBe(expected.length);
+        expect(page.orders.map((o) => o.id), `${c.name} @${offset}`).toEqual(expected.slice(offset, offset + 50).map((o) => o.id));
+      }
+    }
+  });
+
   it('a ledger entry written without a seq (a future code path) still gets the next number', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 50_000 });
     const { db } = t.platform.database;
