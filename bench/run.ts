@@ -287,6 +287,10 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     [resellerId],
   );
   await c.query('update resellers set order_seq = order_seq + $2::bigint, ledger_seq = ledger_seq + $2::bigint where id = $1', [resellerId, n]);
+  // A real history arrived over months and autovacuum has long since set its visibility
+  // map; a bulk insert has none, and index-only scans would visit the heap for every entry.
+  await c.query('vacuum analyze orders');
+  await c.query('vacuum analyze ledger_entries');
   await c.query('analyze');
   await c.end();
 }
