@@ -4,7 +4,7 @@ import { postCallback } from '../../src/adapters/callback-http.js';
 import { DeliverCallback } from '../../src/services/deliver-callback.js';
 import { verifyCallback } from '../../src/receiver.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
-import { startReceiver } from '../support/receiver.js';
+import { startReceiver, type Behaviour } from '../support/receiver.js';
 import { createReseller } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
 
@@ -29,6 +29,23 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
   afterAll(async () => t?.close());
 
   const setCallbackUrl = (url: string | null) => t.platform.database.db.updateTable('resellers').set({ callback_url: url }).where('id', '=', t.demo.resellerId).execute();
+
+  /** The worker stopped, callbacks pointed at a receiver, one order placed: `body` drives its jobs by hand. */
+  async function withStoppedWorker(behaviour: Behaviour, body: (rx: Awaited<ReturnType<typeof startReceiver>>, orderId: string) => Promise<void>) {
+    const rx = await startReceiver(behaviour);
+    await setCallbackUrl(rx.url);
+    await t.platform.runner.stop();
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      const orderId = (await t.platform.database.db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow()).id;
+      await body(rx, orderId);
+    } finally {
+      t.platform.runner.start();
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  }
 
   it('delivers the spec payload, signed over body + timestamp, with a stable callback id', async () => {
     const rx = await startReceiver();
@@ -89,14 +106,7 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
   });
 
   it('with an injected clock: four attempts 5, 10, 15 s apart, durable across a restart, then resend', async () => {
-    const rx = await startReceiver(() => ({ status: 500 }));
-    await setCallbackUrl(rx.url);
-    await t.platform.runner.stop();
-    try {
-      const ref = uniqueRef();
-      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
-      const { db } = t.platform.database;
-      const orderId = (await db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow()).id;
+    await withStoppedWorker(() => ({ status: 500 }), async (rx, orderId) => {
       // Finish the order by hand (the worker is stopped) so its callback job exists.
       await t.platform.jobHandlers.fulfil_order!({ id: 0, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now() });
       let now = Date.now();
@@ -140,31 +150,16 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
       expect(rx2.received).toHaveLength(2);
       expect((await t.platform.callbacks.log(orderId))[1]).toMatchObject({ round: 2, status: 'delivered', attempts: 2 });
       await rx2.close();
-    } finally {
-      t.platform.runner.start();
-      await setCallbackUrl(null);
-      await rx.close();
-    }
+    });
   });
 
   it('a callback job of an order that is not terminal sends nothing and opens no delivery', async () => {
-    const rx = await startReceiver(() => ({ status: 204 }));
-    await setCallbackUrl(rx.url);
-    await t.platform.runner.stop();
-    try {
-      const ref = uniqueRef();
-      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
-      const { db } = t.platform.database;
-      const orderId = (await db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow()).id;
+    await withStoppedWorker(() => ({ status: 204 }), async (rx, orderId) => {
       const handle = t.platform.jobHandlers.deliver_callback!;
       expect(await handle({ id: 0, kind: 'deliver_callback', payload: { orderId }, attempts: 0, runAt: Date.now() })).toEqual({ status: 'done' });
       expect(rx.received).toHaveLength(0);
       expect(await t.platform.callbacks.log(orderId)).toEqual([]);
-    } finally {
-      t.platform.runner.start();
-      await setCallbackUrl(null);
-      await rx.close();
-    }
+    });
   });
 
   it('resellers read their delivery log and resend through API v1, never another reseller’s', async () => {
