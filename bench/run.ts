@@ -484,7 +484,7 @@ function writeReport() {
     '',
     `Run: ${new Date().toISOString()} · mode: ${SMOKE ? 'smoke' : 'full'} · ${DURATION} s per figure · ${CONNECTIONS} connections · Node ${process.version}.`,
     'Each figure is measured beside its baseline in the same run; compare ratios, not absolute numbers (2 shared cores).',
-    'The service runs as its own process (`topup serve`, worker off: ingestion only); autocannon drives it from this process.',
+    'The service runs as its own process (`topup serve`, worker off: ingestion only); autocannon drives it from this process, after one unmeasured second of warm-up at the same load (not for B3/B4).',
     '',
     '| id | figure | value | baseline | baseline value | ratio | p50 ms | p99 ms | peak RSS MB | goal | met |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
