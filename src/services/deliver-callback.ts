@@ -2,7 +2,7 @@ import type { CallbackHttpResult } from '../adapters/callback-http.js';
 import type { SecretBox } from '../adapters/secret-box.js';
 import { CALLBACK_MAX_ATTEMPTS, CALLBACK_TIMEOUT_MS, callbackPayload, isDelivered, nextAttemptAt } from '../domain/callback.js';
 import { sign } from '../domain/signature.js';
-import { DELIVERABLE, type CallbacksRepo } from '../store/callbacks-repo.js';
+import { DELIVERABLE, type CallbacksRepo, type PreparedCallback } from '../store/callbacks-repo.js';
 import type { JobHandler } from '../worker/job-contract.js';
 import type { Clock, IdGenerator } from './ports.js';
 
@@ -32,11 +32,12 @@ export class DeliverCallback {
 
   readonly handle: JobHandler<{ orderId: string; round?: number }> = async (job) => {
     const { callbacks, secrets, send, clock, ids } = this.deps;
-    // Both reads at once: on PostgreSQL one round trip of waiting instead of two.
-    const [target, delivery] = await Promise.all([
-      callbacks.target(job.payload.orderId),
-      callbacks.open(job.payload.orderId, job.payload.round ?? 1, ids.uuid(), clock.now()),
-    ]);
+    // Handed off by the statement that settled the order: target and delivery come with it.
+    // Otherwise both reads at once (on PostgreSQL one round trip of waiting, not two).
+    const prepared = job.prepared as PreparedCallback | undefined;
+    const [target, delivery] = prepared
+      ? [prepared.target, prepared.delivery]
+      : await Promise.all([callbacks.target(job.payload.orderId), callbacks.open(job.payload.orderId, job.payload.round ?? 1, ids.uuid(), clock.now())]);
     const order = target?.order;
     if (!target || !order || !delivery || !isDeliverable(order.status)) return { status: 'done' };
     if (delivery.status !== 'pending') return { status: 'done' };

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { OrderRecord } from '../domain/order.js';
 import { enqueueCallback } from './jobs-repo.js';
 import { toRecord } from './orders-repo.js';
@@ -9,24 +9,35 @@ export type Delivery = Selectable<CallbackDeliveriesTable>;
 /** The states an order's callback reports: its terminal states. */
 export const DELIVERABLE = ['success', 'failed'] as const;
 
+/** What a callback attempt sends and where: the order, the reseller's URL and newest live key. */
+export interface CallbackTarget {
+  order: OrderRecord;
+  callbackUrl: string | null;
+  secretEnc: string | null;
+}
+
+/** A callback job's handoff data (HandedOffJob.prepared): its target and opened delivery. */
+export interface PreparedCallback {
+  target: CallbackTarget;
+  delivery: Delivery;
+}
+
+/** The sealed secret of a reseller's newest live API key (null when there is none). */
+export const newestKeySecret = (resellerIdColumn: string) =>
+  sql<string | null>`(select k.secret_enc from api_keys k where k.reseller_id = ${sql.ref(resellerIdColumn)} and k.revoked_at is null order by k.created_at desc limit 1)`;
+
 /** Durable callback delivery state: what a restarted worker continues from. */
 export class CallbacksRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /**
-   * What a callback attempt needs, in one round trip: the order, its reseller's callback
-   * URL and the secret of the reseller's newest live API key (null when there is none).
-   */
-  async target(orderId: string): Promise<{ order: OrderRecord; callbackUrl: string | null; secretEnc: string | null } | null> {
+  /** What a callback attempt needs, in one round trip. */
+  async target(orderId: string): Promise<CallbackTarget | null> {
     const row = await this.db
       .selectFrom('orders as o')
       .innerJoin('resellers as r', 'r.id', 'o.reseller_id')
-      .leftJoin('api_keys as k', (j) => j.onRef('k.reseller_id', '=', 'o.reseller_id').on('k.revoked_at', 'is', null))
       .selectAll('o')
-      .select(['r.callback_url', 'k.secret_enc'])
+      .select(['r.callback_url', newestKeySecret('o.reseller_id').as('secret_enc')])
       .where('o.id', '=', orderId)
-      .orderBy('k.created_at', 'desc')
-      .limit(1)
       .executeTakeFirst();
     if (!row) return null;
     const { callback_url, secret_enc, ...order } = row;

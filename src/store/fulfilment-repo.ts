@@ -1,10 +1,20 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
 import { CALLBACK_GROUP_PREFIX, callbackJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
-import type { DB } from './schema.js';
+import { newestKeySecret, type PreparedCallback } from './callbacks-repo.js';
+import { toRecord } from './orders-repo.js';
+import type { DB, OrdersTable } from './schema.js';
+
+interface SettledExtras {
+  job_id: number | string;
+  job_group_key: string;
+  target_url: string | null;
+  target_secret: string | null;
+  delivery_id: string | null;
+}
 
 export interface FulfilmentOrder {
   id: string;
@@ -137,34 +147,43 @@ export class FulfilmentRepo {
   }
 
   /**
-   * succeed() on PostgreSQL as one statement (the update in a CTE, the job inserted from
-   * its row): one round trip and an implicit transaction instead of four (begin, update,
-   * insert, commit), all of them between the order's completed_at and its callback.
+   * succeed() on PostgreSQL as one statement, one round trip and an implicit transaction
+   * instead of four (begin, update, insert, commit), all of them between the order's
+   * completed_at and its callback: the order update, the callback job inserted from its
+   * row and the callback's delivery opened (round 1, a new callback id), returning what
+   * the attempt needs (order, callback URL, newest key) as the job's `prepared` data, read
+   * in the same snapshot. The callback can then leave with no further round trip.
    */
   private async succeedInOneStatement(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
-    const job = callbackJob({ orderId, resellerId: '' }, now, lease);
-    const values = jobRow(job, now);
-    const row = await this.db
-      .with('settled', (qb) =>
-        qb
-          .updateTable('orders')
-          .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now })
-          .where('id', '=', orderId)
-          .where('status', '=', 'processing')
-          .returning('reseller_id'),
+    const job = callbackJob({ orderId, resellerId: '' }, now, lease); // group key: from the row, below
+    const v = jobRow(job, now);
+    const { rows } = await sql<Selectable<OrdersTable> & SettledExtras>`
+      with settled as (
+        update orders set status = 'success', serial_number = ${serial}, completed_at = ${now}, updated_at = ${now}
+        where id = ${orderId} and status = 'processing'
+        returning *
+      ), job as (
+        insert into jobs (kind, payload, run_at, attempts, locked_until, locked_by, last_error, created_at, group_key)
+        select ${v.kind}, ${v.payload}, ${v.run_at}, ${v.attempts}, ${v.locked_until}, ${v.locked_by}, null, ${v.created_at}, ${CALLBACK_GROUP_PREFIX} || reseller_id from settled
+        returning id, group_key
+      ), delivery as (
+        insert into callback_deliveries (id, order_id, reseller_id, round, status, attempts, next_attempt_at, url, created_at, updated_at)
+        select gen_random_uuid()::text, id, reseller_id, 1, 'pending', 0, ${now}, null, ${now}, ${now} from settled
+        on conflict (order_id, round) do nothing
+        returning id
       )
-      .insertInto('jobs')
-      .columns(['kind', 'payload', 'run_at', 'attempts', 'locked_until', 'locked_by', 'last_error', 'created_at', 'group_key'])
-      .expression((eb) =>
-        eb.selectFrom('settled').select([
-          eb.val(values.kind).as('kind'), eb.val(values.payload).as('payload'), eb.val(values.run_at).as('run_at'), eb.val(values.attempts).as('attempts'),
-          eb.val(values.locked_until).as('locked_until'), eb.val(values.locked_by).as('locked_by'), eb.val(null).as('last_error'), eb.val(values.created_at).as('created_at'),
-          sql<string>`${CALLBACK_GROUP_PREFIX} || settled.reseller_id`.as('group_key'),
-        ]),
-      )
-      .returning(['id', 'group_key'])
-      .executeTakeFirst();
-    return row ? { id: Number(row.id), kind: job.kind, payload: job.payload, groupKey: row.group_key } : null;
+      select s.*, j.id as job_id, j.group_key as job_group_key, r.callback_url as target_url, ${newestKeySecret('s.reseller_id')} as target_secret, d.id as delivery_id
+      from settled s cross join job j join resellers r on r.id = s.reseller_id left join delivery d on true
+    `.execute(this.db);
+    const row = rows[0];
+    if (!row) return null;
+    const { job_id, job_group_key, target_url, target_secret, delivery_id, ...order } = row;
+    // A delivery already open (a rerun after a crash) keeps its own state: read it then.
+    const prepared: PreparedCallback | undefined = delivery_id === null ? undefined : {
+      target: { order: toRecord(order), callbackUrl: target_url, secretEnc: target_secret },
+      delivery: { id: delivery_id, order_id: orderId, reseller_id: order.reseller_id, round: 1, status: 'pending', attempts: 0, next_attempt_at: now, url: null, created_at: now, updated_at: now },
+    };
+    return { id: Number(job_id), kind: job.kind, payload: job.payload, groupKey: job_group_key, prepared };
   }
 
   /**

@@ -17,6 +17,8 @@ export interface Job<P = unknown> {
    * may write follow-up jobs under it, to hand them back to the runner.
    */
   lease?: JobLease;
+  /** A handed-off job's `prepared` data (see HandedOffJob); absent for a claimed row. */
+  prepared?: unknown;
 }
 
 export interface JobLease {
@@ -35,6 +37,12 @@ export interface HandedOffJob {
   kind: string;
   payload: unknown;
   groupKey: string | null;
+  /**
+   * What the writing transaction already read for this job, consistent with the state it
+   * committed (e.g. a settled order's callback target): its handler may use it instead of
+   * reading the store again. Only good right away: a job that has to wait drops it.
+   */
+  prepared?: unknown;
 }
 
 export type JobOutcome = { status: 'done'; handoff?: HandedOffJob[] } | { status: 'retry'; retryAt: number; error?: string };

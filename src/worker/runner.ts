@@ -13,6 +13,7 @@ interface RunnableJob {
   runAt: number;
   groupKey: string | null;
   leaseUntil: number;
+  prepared?: unknown;
 }
 
 export interface RunnerSettings {
@@ -141,7 +142,8 @@ export class JobRunner {
       void this.deps.jobs.release(job.id, this.workerId).catch(() => {});
       return;
     }
-    queue.push(job);
+    // What its writer read for it goes stale while it waits: it reads the store when it runs.
+    queue.push({ ...job, prepared: undefined });
     this.waiting.set(job.groupKey!, queue);
   }
 
@@ -207,7 +209,7 @@ export class JobRunner {
       this.wake();
       return;
     }
-    const job = { id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil };
+    const job = { id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil, prepared: next.prepared };
     if (this.hasRoom(next.groupKey)) await this.inGroup(next.groupKey, () => this.execute(job));
     else this.park(job);
   }
@@ -220,7 +222,7 @@ export class JobRunner {
     const handler = this.deps.handlers[job.kind]!;
     let outcome: JobOutcome;
     try {
-      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil } });
+      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil }, prepared: job.prepared });
     } catch (err) {
       await this.rescheduleAfterError(job, err);
       return null;

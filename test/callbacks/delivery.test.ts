@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postCallback } from '../../src/adapters/callback-http.js';
 import { DeliverCallback } from '../../src/services/deliver-callback.js';
+import type { PreparedCallback } from '../../src/store/callbacks-repo.js';
 import { verifyCallback } from '../../src/receiver.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { startReceiver, type Behaviour } from '../support/receiver.js';
@@ -150,6 +151,27 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
       expect(rx2.received).toHaveLength(2);
       expect((await t.platform.callbacks.log(orderId))[1]).toMatchObject({ round: 2, status: 'delivered', attempts: 2 });
       await rx2.close();
+    });
+  });
+
+  it('settling hands the callback what the store holds: its target and an open delivery (PostgreSQL, one statement)', async () => {
+    await withStoppedWorker(() => ({ status: 204 }), async (rx, orderId) => {
+      const lease = { holder: 'test-worker', until: Date.now() + 60_000 };
+      const outcome = await t.platform.jobHandlers.fulfil_order!({ id: 0, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now(), lease });
+      expect(outcome.status).toBe('done');
+      const [callback] = outcome.status === 'done' ? (outcome.handoff ?? []) : [];
+      expect(callback).toMatchObject({ kind: 'deliver_callback', payload: { orderId } });
+      const { db } = t.platform.database;
+      expect(await db.selectFrom('jobs').select(['locked_by', 'group_key']).where('id', '=', callback!.id).executeTakeFirst()).toEqual({ locked_by: 'test-worker', group_key: `reseller:${t.demo.resellerId}` });
+      if (kind !== 'postgres') return expect(callback!.prepared).toBeUndefined(); // read when it runs
+      const prepared = callback!.prepared as PreparedCallback;
+      expect(prepared.target).toEqual(await t.platform.callbacks.target(orderId));
+      const stored = await db.selectFrom('callback_deliveries').selectAll().where('order_id', '=', orderId).execute();
+      expect(stored.map((d) => ({ ...d, attempts: Number(d.attempts), next_attempt_at: Number(d.next_attempt_at), created_at: Number(d.created_at), updated_at: Number(d.updated_at) }))).toEqual([prepared.delivery]);
+      // The attempt goes out on what was prepared, with the stored delivery's id.
+      expect(await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 0, runAt: Date.now(), prepared })).toEqual({ status: 'done' });
+      expect(rx.received.map((r) => r.headers['x-callback-id'])).toEqual([stored[0]!.id]);
+      expect(JSON.parse(rx.received[0]!.rawBody)).toMatchObject({ status: 'success', serial_number: prepared.target.order.serialNumber });
     });
   });
 

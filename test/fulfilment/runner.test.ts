@@ -151,18 +151,18 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     }
   });
 
-  it('runs a handed-off job next in the same slot, under the lease it was written with', async () => {
-    const seen: { attempts: number; lockedBy: string | null }[] = [];
+  it('runs a handed-off job next in the same slot, under the lease it was written with, with what its writer prepared', async () => {
+    const seen: { attempts: number; lockedBy: string | null; prepared: unknown }[] = [];
     const handlers: Record<string, JobHandler<any>> = {
       parent: async (job) => {
         // Written leased to this runner: no claim can take it while the lease lasts, so only
         // the handoff can run it within this test.
         const child = await enqueueJob(database.db, { kind: 'child', payload: { from: job.id }, runAt: Date.now(), lease: job.lease }, Date.now());
-        return { status: 'done', handoff: [child] };
+        return { status: 'done', handoff: [{ ...child, prepared: { read: 'by the parent' } }] };
       },
       child: async (job) => {
         const [row] = await database.db.selectFrom('jobs').select('locked_by').where('id', '=', job.id).execute();
-        seen.push({ attempts: job.attempts, lockedBy: row?.locked_by ?? null });
+        seen.push({ attempts: job.attempts, lockedBy: row?.locked_by ?? null, prepared: job.prepared });
         return { status: 'done' };
       },
     };
@@ -171,14 +171,14 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     runner.start();
     try {
       await until(async () => seen.length === 1, 'the handed-off child ran');
-      expect(seen).toEqual([{ attempts: 0, lockedBy: runner.workerId }]);
+      expect(seen).toEqual([{ attempts: 0, lockedBy: runner.workerId, prepared: { read: 'by the parent' } }]);
       await until(async () => (await rows('child')).length === 0 && (await rows('parent')).length === 0, 'both rows completed');
     } finally {
       await runner.stop();
     }
   });
 
-  it('parks a handed-off job while its group is full, still leased, and runs it once the group has room', async () => {
+  it('parks a handed-off job while its group is full, still leased, and runs it once the group has room (without its prepared data)', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const ran: string[] = [];
@@ -190,10 +190,10 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       },
       parent: async (job) => {
         const child = await enqueueJob(database.db, { kind: 'child2', payload: {}, runAt: Date.now(), groupKey: 'full', lease: job.lease }, Date.now());
-        return { status: 'done', handoff: [child] };
+        return { status: 'done', handoff: [{ ...child, prepared: 'stale once it waited' }] };
       },
-      child2: async () => {
-        ran.push('child');
+      child2: async (job) => {
+        ran.push(job.prepared === undefined ? 'child' : 'child with stale data');
         return { status: 'done' };
       },
     };
