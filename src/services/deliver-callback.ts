@@ -38,15 +38,14 @@ export class DeliverCallback {
     const [target, delivery] = prepared
       ? [prepared.target, prepared.delivery]
       : await Promise.all([callbacks.target(job.payload.orderId), callbacks.open(job.payload.orderId, job.payload.round ?? 1, ids.uuid(), clock.now())]);
-    const order = target?.order;
-    if (!target || !order || !delivery || !isDeliverable(order.status)) return { status: 'done' };
+    if (!target || !delivery || !isDeliverable(target.order.status)) return { status: 'done' };
+    const { order, callbackUrl, secretEnc } = target;
     if (delivery.status !== 'pending') return { status: 'done' };
     // A job run early (e.g. re-claimed after a crash) waits for the stored schedule.
     if (delivery.next_attempt_at !== null && Number(delivery.next_attempt_at) > clock.now()) {
       return { status: 'retry', retryAt: Number(delivery.next_attempt_at) };
     }
 
-    const { callbackUrl, secretEnc } = target;
     if (!callbackUrl || !secretEnc) {
       await callbacks.skip(delivery, clock.now());
       return { status: 'done' };
