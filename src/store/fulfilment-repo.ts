@@ -3,8 +3,8 @@ import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
-import { CALLBACK_GROUP_PREFIX, callbackJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
-import { newestKeySecret, type PreparedCallback } from './callbacks-repo.js';
+import { callbackGroupKeyOf, callbackJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
+import { newestKeySecret, type Delivery, type PreparedCallback } from './callbacks-repo.js';
 import { toRecord } from './orders-repo.js';
 import type { DB, OrdersTable } from './schema.js';
 
@@ -13,7 +13,8 @@ interface SettledExtras {
   job_group_key: string;
   target_url: string | null;
   target_secret: string | null;
-  delivery_id: string | null;
+  /** The opened delivery as JSON (its bigints fit in JSON numbers: epoch ms, counts). */
+  delivery: Delivery | null;
 }
 
 export interface FulfilmentOrder {
@@ -164,25 +165,22 @@ export class FulfilmentRepo {
         returning *
       ), job as (
         insert into jobs (kind, payload, run_at, attempts, locked_until, locked_by, last_error, created_at, group_key)
-        select ${v.kind}, ${v.payload}, ${v.run_at}, ${v.attempts}, ${v.locked_until}, ${v.locked_by}, null, ${v.created_at}, ${CALLBACK_GROUP_PREFIX} || reseller_id from settled
+        select ${v.kind}, ${v.payload}, ${v.run_at}, ${v.attempts}, ${v.locked_until}, ${v.locked_by}, null, ${v.created_at}, ${callbackGroupKeyOf('settled.reseller_id')} from settled
         returning id, group_key
       ), delivery as (
         insert into callback_deliveries (id, order_id, reseller_id, round, status, attempts, next_attempt_at, url, created_at, updated_at)
         select gen_random_uuid()::text, id, reseller_id, 1, 'pending', 0, ${now}, null, ${now}, ${now} from settled
         on conflict (order_id, round) do nothing
-        returning id
+        returning *
       )
-      select s.*, j.id as job_id, j.group_key as job_group_key, r.callback_url as target_url, ${newestKeySecret('s.reseller_id')} as target_secret, d.id as delivery_id
+      select s.*, j.id as job_id, j.group_key as job_group_key, r.callback_url as target_url, ${newestKeySecret('s.reseller_id')} as target_secret, to_jsonb(d) as delivery
       from settled s cross join job j join resellers r on r.id = s.reseller_id left join delivery d on true
     `.execute(this.db);
     const row = rows[0];
     if (!row) return null;
-    const { job_id, job_group_key, target_url, target_secret, delivery_id, ...order } = row;
+    const { job_id, job_group_key, target_url, target_secret, delivery, ...order } = row;
     // A delivery already open (a rerun after a crash) keeps its own state: read it then.
-    const prepared: PreparedCallback | undefined = delivery_id === null ? undefined : {
-      target: { order: toRecord(order), callbackUrl: target_url, secretEnc: target_secret },
-      delivery: { id: delivery_id, order_id: orderId, reseller_id: order.reseller_id, round: 1, status: 'pending', attempts: 0, next_attempt_at: now, url: null, created_at: now, updated_at: now },
-    };
+    const prepared: PreparedCallback | undefined = delivery === null ? undefined : { target: { order: toRecord(order), callbackUrl: target_url, secretEnc: target_secret }, delivery };
     return { id: Number(job_id), kind: job.kind, payload: job.payload, groupKey: job_group_key, prepared };
   }
 

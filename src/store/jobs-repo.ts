@@ -39,8 +39,10 @@ export async function enqueueJob(db: Executor, job: NewJob, now: number): Promis
 }
 
 /** Callback jobs are grouped by reseller (per-reseller isolation in the runner). */
-export const CALLBACK_GROUP_PREFIX = 'reseller:';
+const CALLBACK_GROUP_PREFIX = 'reseller:';
 const callbackGroupKey = (resellerId: string) => `${CALLBACK_GROUP_PREFIX}${resellerId}`;
+/** The same key, computed in SQL from a reseller id column (a job inserted from a query). */
+export const callbackGroupKeyOf = (resellerIdColumn: string) => sql<string>`${CALLBACK_GROUP_PREFIX} || ${sql.ref(resellerIdColumn)}`;
 
 /** The callback job of an order (a round > 1 is a resend). */
 export function callbackJob(c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): NewJob {

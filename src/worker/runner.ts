@@ -132,8 +132,17 @@ export class JobRunner {
 
   /** Starts a leased job in a slot of its own, or parks it until its group has room. */
   private admit(job: RunnableJob): void {
-    if (this.hasRoom(job.groupKey)) this.track(this.inGroup(job.groupKey, () => this.execute(job)));
-    else this.park(job);
+    const run = this.runOrPark(job);
+    if (run) this.track(run);
+  }
+
+  /** Runs a leased job now if its group has room, or parks it (null). */
+  private runOrPark(job: RunnableJob): Promise<void> | null {
+    if (!this.hasRoom(job.groupKey)) {
+      this.park(job);
+      return null;
+    }
+    return this.inGroup(job.groupKey, () => this.execute(job));
   }
 
   private park(job: RunnableJob): void {
@@ -209,10 +218,10 @@ export class JobRunner {
       this.wake();
       return;
     }
-    const job = { id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil, prepared: next.prepared };
-    if (this.hasRoom(next.groupKey)) await this.inGroup(next.groupKey, () => this.execute(job));
-    else this.park(job);
+    // In the slot of the job that handed it off (not tracked as a slot of its own).
+    await this.runOrPark({ id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil, prepared: next.prepared });
   }
+
   /**
    * Runs one job's handler; `written` settles once its outcome is in the table. Null when
    * the handler threw (rescheduled with a backoff).
