@@ -291,9 +291,9 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     [resellerId, base.order_seq, base.ledger_seq],
   );
   await c.query(
-    `insert into order_counts (reseller_id, day, status, n)
-     select reseller_id, created_at / 86400000, status, count(*) from orders where reseller_id = $1 and ref_id like 'hist-%' group by 1, 2, 3
-     on conflict (reseller_id, day, status) do update set n = order_counts.n + excluded.n`,
+    `insert into order_counts (reseller_id, hour, status, n)
+     select reseller_id, created_at / 3600000, status, count(*) from orders where reseller_id = $1 and ref_id like 'hist-%' group by 1, 2, 3
+     on conflict (reseller_id, hour, status) do update set n = order_counts.n + excluded.n`,
     [resellerId],
   );
   await c.query('update resellers set order_seq = order_seq + $2::bigint, ledger_seq = ledger_seq + $2::bigint where id = $1', [resellerId, n]);

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from './db.js';
 import { initial } from './migrations/001_initial.js';
 import { fulfilment } from './migrations/002_fulfilment.js';
@@ -7,19 +7,28 @@ import { accounts } from './migrations/004_accounts.js';
 import { jobGroups } from './migrations/005_job_groups.js';
 import { readPaths } from './migrations/006_read_paths.js';
 import { orderGroups } from './migrations/007_order_groups.js';
+import { hourlyOrderCounts } from './migrations/008_hourly_order_counts.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect), '007_order_groups': orderGroups(db.dialect) };
+      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect), '007_order_groups': orderGroups(db.dialect), '008_hourly_order_counts': hourlyOrderCounts(db.dialect) };
     },
   };
 }
 
 export async function migrateToLatest(db: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: db.db, provider: provider(db) });
-  const { error, results } = await migrator.migrateToLatest();
+  return run(new Migrator({ db: db.db, provider: provider(db) }).migrateToLatest());
+}
+
+/** Up to and including `name` (tests of a migration on data written before it). */
+export async function migrateTo(db: Database, name: string): Promise<string[]> {
+  return run(new Migrator({ db: db.db, provider: provider(db) }).migrateTo(name));
+}
+
+async function run(migrating: Promise<MigrationResultSet>): Promise<string[]> {
+  const { error, results } = await migrating;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

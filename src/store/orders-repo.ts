@@ -209,37 +209,47 @@ export class OrdersRepo {
 
   /**
    * Where a deep filtered page starts, without walking every entry newer than it: the
-   * range's newest partial day (a `to` inside a day) is counted on the index, then whole
-   * UTC days are skipped newest first by their order_counts, down to the day the page
-   * starts in. The page then walks at most that day's entries, at any depth. Returns the
-   * narrowed upper bound and the offset left, or null past the last match.
+   * range's newest partial hour (a `to` inside an hour) is counted on the index, then whole
+   * UTC hours are skipped newest first by their order_counts (one query: a running sum
+   * finds the hour the page starts in), down to that hour. The page then walks at most one
+   * hour's entries, at any depth. Returns the narrowed upper bound and the offset left, or
+   * null past the last match.
    */
   private async pageStart(f: OrderListFilter): Promise<{ to: number | null; offset: number } | null> {
     const unchanged = { to: f.to, offset: f.offset };
-    if (f.offset < DAY_SKIP_FROM_OFFSET) return unchanged;
-    const firstFull = f.from === null ? null : Math.ceil(f.from / DAY_MS);
-    const lastFull = f.to === null ? null : Math.floor((f.to + 1) / DAY_MS) - 1;
-    if (firstFull !== null && lastFull !== null && firstFull > lastFull) return unchanged; // within one day
+    if (f.offset < BUCKET_SKIP_FROM_OFFSET) return unchanged;
+    const { first, last } = wholeBuckets(f.from, f.to);
+    if (first !== null && last !== null && first > last) return unchanged; // within one bucket
     let left = f.offset;
-    if (f.to !== null && f.to >= (lastFull! + 1) * DAY_MS) {
-      left -= await this.countOnIndex(f, (lastFull! + 1) * DAY_MS, f.to);
+    if (f.to !== null && f.to >= (last! + 1) * BUCKET_MS) {
+      left -= await this.countOnIndex(f, (last! + 1) * BUCKET_MS, f.to);
       if (left < 0) return unchanged;
     }
-    let q = this.db
-      .selectFrom('order_counts')
-      .select((eb) => ['day', eb.fn.sum<number | string>('n').as('n')])
-      .where('reseller_id', '=', f.resellerId);
+    const perHour = this.buckets(f, first, last)
+      .select((eb) => ['hour', eb.fn.sum<number | string>('n').as('n'), sql<number | string>`sum(sum(n)) over (order by hour desc)`.as('upto')])
+      .groupBy('hour');
+    const start = await this.db.selectFrom(perHour.as('h')).selectAll().where('upto', '>', left).orderBy('hour', 'desc').limit(1).executeTakeFirst();
+    if (start) return { to: (Number(start.hour) + 1) * BUCKET_MS - 1, offset: left - (Number(start.upto) - Number(start.n)) };
+    // Past every whole hour: the page starts in the oldest partial hour, or there is none.
+    if (f.from === null || f.from % BUCKET_MS === 0) return null;
+    left -= await this.sumBuckets(f, first, last);
+    return { to: first! * BUCKET_MS - 1, offset: left };
+  }
+
+  /** The order_counts rows of the filter's reseller and statuses in hours [first, last]. */
+  private buckets(f: Omit<OrderListFilter, 'limit' | 'offset'>, first: number | null, last: number | null) {
+    let q = this.db.selectFrom('order_counts').where('reseller_id', '=', f.resellerId);
     if (f.statuses) q = q.where('status', 'in', f.statuses);
-    if (firstFull !== null) q = q.where('day', '>=', firstFull);
-    if (lastFull !== null) q = q.where('day', '<=', lastFull);
-    for (const d of await q.groupBy('day').orderBy('day', 'desc').execute()) {
-      const n = Number(d.n);
-      if (left < n) return { to: (Number(d.day) + 1) * DAY_MS - 1, offset: left };
-      left -= n;
-    }
-    // Past every whole day: the page starts in the oldest partial day, or there is none.
-    if (f.from === null || f.from % DAY_MS === 0) return null;
-    return { to: firstFull! * DAY_MS - 1, offset: left };
+    if (first !== null) q = q.where('hour', '>=', first);
+    if (last !== null) q = q.where('hour', '<=', last);
+    return q;
+  }
+
+  private sumBuckets(f: Omit<OrderListFilter, 'limit' | 'offset'>, first: number | null, last: number | null): Promise<number> {
+    return this.buckets(f, first, last)
+      .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+      .executeTakeFirst()
+      .then((r) => Number(r?.n ?? 0));
   }
 
   private searched(f: Omit<OrderSearch, 'limit' | 'offset'>) {
@@ -329,31 +339,22 @@ export class OrdersRepo {
     }
   }
   /**
-   * Exact count of a filtered list. Whole UTC days inside the range are summed from
-   * order_counts (kept by triggers in the writing transactions: at most ~90 rows per
-   * status); only the partial days at the edges of a range given with times are counted
-   * on the index, so the cost is bounded by one day's orders, never by the history.
+   * Exact count of a filtered list. Whole UTC hours inside the range are summed from
+   * order_counts (kept by triggers in the writing transactions: at most 2,160 rows a status
+   * for the longest range); only the partial hours at the edges of a range given with
+   * times are counted on the index, so the cost is bounded by one hour's orders, never by
+   * the history.
    */
   async countMatching(f: Omit<OrderListFilter, 'limit' | 'offset'>): Promise<number> {
-    const buckets = (fromDay: number | null, toDay: number | null) => {
-      let q = this.db.selectFrom('order_counts').select((eb) => eb.fn.sum<number | string | null>('n').as('n')).where('reseller_id', '=', f.resellerId);
-      if (f.statuses) q = q.where('status', 'in', f.statuses);
-      if (fromDay !== null) q = q.where('day', '>=', fromDay);
-      if (toDay !== null) q = q.where('day', '<=', toDay);
-      return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
-    };
-    const exact = (from: number, to: number) => this.countOnIndex(f, from, to);
-    if (f.from === null && f.to === null) return buckets(null, null);
+    if (f.from === null && f.to === null) return this.sumBuckets(f, null, null);
     const from = f.from ?? 0;
     const to = f.to ?? Number.MAX_SAFE_INTEGER;
     if (from > to) return 0;
-    // First and last whole days inside [from, to].
-    const firstFull = Math.ceil(from / DAY_MS);
-    const lastFull = Math.floor((to + 1) / DAY_MS) - 1;
-    if (firstFull > lastFull) return exact(from, to);
-    const parts: Promise<number>[] = [buckets(firstFull, lastFull)];
-    if (from < firstFull * DAY_MS) parts.push(exact(from, firstFull * DAY_MS - 1));
-    if (to >= (lastFull + 1) * DAY_MS) parts.push(exact((lastFull + 1) * DAY_MS, to));
+    const { first, last } = wholeBuckets(from, to);
+    if (first! > last!) return this.countOnIndex(f, from, to);
+    const parts: Promise<number>[] = [this.sumBuckets(f, first, last)];
+    if (from < first! * BUCKET_MS) parts.push(this.countOnIndex(f, from, first! * BUCKET_MS - 1));
+    if (to >= (last! + 1) * BUCKET_MS) parts.push(this.countOnIndex(f, (last! + 1) * BUCKET_MS, to));
     return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
   }
 
@@ -363,9 +364,15 @@ export class OrdersRepo {
   }
 }
 
-const DAY_MS = 86_400_000;
-/** Below this offset a filtered page walks its index; from it on, whole days are skipped by their counts. */
-const DAY_SKIP_FROM_OFFSET = 1_000;
+/** The order_counts bucket: one UTC hour (migration 008). */
+const BUCKET_MS = 3_600_000;
+/** Below this offset a filtered page walks its index; from it on, whole hours are skipped by their counts. */
+const BUCKET_SKIP_FROM_OFFSET = 1_000;
+
+/** The first and last buckets lying wholly inside [from, to] (null: unbounded on that side). */
+function wholeBuckets(from: number | null, to: number | null): { first: number | null; last: number | null } {
+  return { first: from === null ? null : Math.ceil(from / BUCKET_MS), last: to === null ? null : Math.floor((to + 1) / BUCKET_MS) - 1 };
+}
 
 /**
  * The order transaction: the guarded wallet debit (which also takes the order's and the

@@ -263,7 +263,8 @@ export interface DB {
 /** Orders per reseller, UTC day of created_at and status; kept by triggers (migration 006). */
 export interface OrderCountsTable {
   reseller_id: string;
-  day: number;
+  /** floor(created_at / 3600000): the UTC hour (migration 008). */
+  hour: number;
   status: string;
   n: number;
 }

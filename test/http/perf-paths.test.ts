@@ -9,7 +9,7 @@ const DAY = 86_400_000;
 
 /**
  * The fast paths of issue 6 must give the same answers as the plain queries they replace:
- * sequence-number pages and day-bucket totals, the credential and catalog caches (with
+ * sequence-number pages and hour-bucket totals, the credential and catalog caches (with
  * invalidation from another process sharing the store), and group commit.
  */
 describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
@@ -24,7 +24,7 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     await t?.close();
   });
 
-  it('history pages (sequence ranges) and totals (counters, day buckets) equal the plain queries at every depth and filter', async () => {
+  it('history pages (sequence ranges) and totals (counters, hour buckets) equal the plain queries at every depth and filter', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 10_000_000 });
     const { db } = t.platform.database;
     for (let i = 0; i < 23; i++) expect((await r.client.post('/order', { ref_id: `p-${i}`, product_code: 'FF-100', target: '1' })).status).toBe(200);
@@ -69,7 +69,7 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     for (let i = 0; i < entries.length - 1; i++) expect(entries[i].balance_after - entries[i].amount).toBe(entries[i + 1].balance_after);
   });
 
-  it('deep filtered pages (whole days skipped by their counts) equal the plain query at every offset', async () => {
+  it('deep filtered pages (whole hours skipped by their counts) equal the plain query at every offset', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 0 });
     const { db } = t.platform.database;
     // 2,600 orders over ~8 days, statuses cycling, some sharing a created_at (id breaks ties).
@@ -80,8 +80,10 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
       category_slug: 'free-fire', target: '1', zone: null, price: 1_000, status: statuses[i % 4]!, serial_number: null, failure_code: null, failure_reason: null,
       created_at: base - (i - (i % 7 === 1 ? 1 : 0)) * 277_000, completed_at: null, updated_at: base, checker_verified: 0,
     }));
-    // Orders on the first and the last millisecond of days: the edges of the skipped buckets.
+    // Orders on the first and the last millisecond of days and of hours inside days: the
+    // edges of the skipped buckets (hours) and of whole-day ranges.
     for (let k = 0; k < 14; k++) rows[100 + k * 150]!.created_at = Date.UTC(2026, 5, 20 - Math.floor(k / 2)) - (k % 2);
+    for (let k = 0; k < 10; k++) rows[175 + k * 230]!.created_at = Date.UTC(2026, 5, 19 - Math.floor(k / 2), 5 + 2 * k) - (k % 2);
     for (let i = 0; i < rows.length; i += 200) await db.insertInto('orders').values(rows.slice(i, i + 200)).execute();
     const newestFirst = (xs: typeof rows) => [...xs].sort((a, b) => b.created_at - a.created_at || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));
     const cases: { name: string; statuses: (typeof statuses)[number][] | null; from: number | null; to: number | null }[] = [
@@ -90,6 +92,8 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
       { name: 'dates only, whole days', statuses: null, from: Date.UTC(2026, 5, 14), to: Date.UTC(2026, 5, 20) - 1 },
       { name: 'statuses + times inside days', statuses: ['success', 'failed', 'processing'], from: base - 6.3 * DAY, to: base - 0.45 * DAY },
       { name: 'dates only, times inside days', statuses: null, from: base - 7.7 * DAY + 1234, to: base - 1.2 * DAY },
+      { name: 'one status, whole hours', statuses: ['refunded'], from: Date.UTC(2026, 5, 13, 9), to: Date.UTC(2026, 5, 19, 17) - 1 },
+      { name: 'a range inside one hour', statuses: null, from: Date.UTC(2026, 5, 18, 11, 0, 0, 1), to: Date.UTC(2026, 5, 18, 11, 59) },
     ];
     for (const c of cases) {
       const expected = newestFirst(rows.filter((o) => (!c.statuses || c.statuses.includes(o.status)) && (c.from === null || o.created_at >= c.from) && (c.to === null || o.created_at <= c.to)));

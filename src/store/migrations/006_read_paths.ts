@@ -80,12 +80,7 @@ function sqliteTriggers(): string[] {
       out.push(`create trigger ${t}_delete_bump after delete on ${t} begin ${bump(cache)} end`);
     }
   }
-  const count = (sign: '+' | '-', rec: 'new' | 'old') =>
-    `insert into order_counts (reseller_id, day, status, n) values (${rec}.reseller_id, ${rec}.created_at / 86400000, ${rec}.status, ${sign}1)
-       on conflict (reseller_id, day, status) do update set n = n ${sign} 1;`;
-  out.push(`create trigger orders_count_insert after insert on orders begin ${count('+', 'new')} end`);
-  out.push(`create trigger orders_count_update after update on orders when old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id begin ${count('-', 'old')} ${count('+', 'new')} end`);
-  out.push(`create trigger orders_count_delete after delete on orders begin ${count('-', 'old')} end`);
+  out.push(...orderCountStatements('sqlite', DAY_BUCKET));
   // Fallback numbering for writers that do not take a seq themselves.
   out.push(`create trigger orders_seq_fill after insert on orders when new.seq is null begin
       update resellers set order_seq = order_seq + 1 where id = new.reseller_id;
@@ -109,21 +104,7 @@ function postgresTriggers(): string[] {
     out.push(`create trigger ${t}_update_bump after update on ${t} for each row when (${changed}) execute function topup_bump_${cache}()`);
     if (t !== 'resellers') out.push(`create trigger ${t}_insdel_bump after insert or delete on ${t} for each statement execute function topup_bump_${cache}()`);
   }
-  out.push(`create function topup_order_counts() returns trigger language plpgsql as $$
-    begin
-      if tg_op in ('UPDATE', 'DELETE') then
-        update order_counts set n = n - 1 where reseller_id = old.reseller_id and day = old.created_at / 86400000 and status = old.status;
-      end if;
-      if tg_op in ('UPDATE', 'INSERT') then
-        insert into order_counts (reseller_id, day, status, n) values (new.reseller_id, new.created_at / 86400000, new.status, 1)
-          on conflict (reseller_id, day, status) do update set n = order_counts.n + 1;
-      end if;
-      return null;
-    end $$`);
-  out.push(`create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`);
-  out.push(`create trigger orders_count_update after update on orders for each row
-    when (old.status is distinct from new.status or old.created_at is distinct from new.created_at or old.reseller_id is distinct from new.reseller_id)
-    execute function topup_order_counts()`);
+  out.push(...orderCountStatements('postgres', DAY_BUCKET));
   out.push(`create function topup_seq_fill() returns trigger language plpgsql as $$
     begin
       if tg_table_name = 'orders' then
@@ -136,4 +117,46 @@ function postgresTriggers(): string[] {
   out.push(`create trigger orders_seq_fill before insert on orders for each row when (new.seq is null) execute function topup_seq_fill()`);
   out.push(`create trigger ledger_seq_fill before insert on ledger_entries for each row when (new.seq is null) execute function topup_seq_fill()`);
   return out;
+}
+
+/** The time bucket order_counts is kept by: its column and length in milliseconds. */
+export interface CountBucket {
+  column: 'day' | 'hour';
+  ms: number;
+}
+const DAY_BUCKET: CountBucket = { column: 'day', ms: 86_400_000 };
+
+/**
+ * The triggers that keep order_counts (reseller, bucket of created_at, status, n) in the
+ * writing transaction: +1 on insert, -1 on delete, both on a change of status, created_at
+ * or reseller. Migration 006 created them with day buckets, 008 with hour buckets.
+ */
+export function orderCountStatements(dialect: Dialect, { column, ms }: CountBucket): string[] {
+  if (dialect !== 'postgres') {
+    const count = (sign: '+' | '-', rec: 'new' | 'old') =>
+      `insert into order_counts (reseller_id, ${column}, status, n) values (${rec}.reseller_id, ${rec}.created_at / ${ms}, ${rec}.status, ${sign}1)
+       on conflict (reseller_id, ${column}, status) do update set n = n ${sign} 1;`;
+    return [
+      `create trigger orders_count_insert after insert on orders begin ${count('+', 'new')} end`,
+      `create trigger orders_count_update after update on orders when old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id begin ${count('-', 'old')} ${count('+', 'new')} end`,
+      `create trigger orders_count_delete after delete on orders begin ${count('-', 'old')} end`,
+    ];
+  }
+  return [
+    `create or replace function topup_order_counts() returns trigger language plpgsql as $$
+    begin
+      if tg_op in ('UPDATE', 'DELETE') then
+        update order_counts set n = n - 1 where reseller_id = old.reseller_id and ${column} = old.created_at / ${ms} and status = old.status;
+      end if;
+      if tg_op in ('UPDATE', 'INSERT') then
+        insert into order_counts (reseller_id, ${column}, status, n) values (new.reseller_id, new.created_at / ${ms}, new.status, 1)
+          on conflict (reseller_id, ${column}, status) do update set n = order_counts.n + 1;
+      end if;
+      return null;
+    end $$`,
+    `create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`,
+    `create trigger orders_count_update after update on orders for each row
+    when (old.status is distinct from new.status or old.created_at is distinct from new.created_at or old.reseller_id is distinct from new.reseller_id)
+    execute function topup_order_counts()`,
+  ];
 }
