@@ -21,8 +21,9 @@ export interface RateLimiter {
 
 const UNBOUNDED = 1_000_000_000;
 
-function toState(res: RateLimiterRes | null, limit: number, counted: boolean): RateState {
-  const used = res?.consumedPoints ?? 0;
+/** `countedAfter`: points of the same store call counted after this request (see `consume`). */
+function toState(res: RateLimiterRes | null, limit: number, counted: boolean, countedAfter = 0): RateState {
+  const used = (res?.consumedPoints ?? 0) - countedAfter;
   const resetMs = res ? res.msBeforeNext : WINDOW_SECONDS * 1000;
   return {
     limit,
@@ -32,16 +33,54 @@ function toState(res: RateLimiterRes | null, limit: number, counted: boolean): R
   };
 }
 
+interface Waiter {
+  limit: number;
+  resolve(state: RateState): void;
+  reject(err: unknown): void;
+}
+
 /** Counts in process memory (embedded default), or in Redis so every server shares one count. */
 export function createRateLimiter(redis: Redis | null): RateLimiter {
   const opts = { keyPrefix: 'topup:rl', points: UNBOUNDED, duration: WINDOW_SECONDS };
   const limiter: RateLimiterAbstract = redis
     ? new RateLimiterRedis({ ...opts, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) })
     : new RateLimiterMemory(opts);
+
+  // Redis: one round trip per burst of a hot key, and still an exact shared count. A consume
+  // goes out at once unless one for the same key is in flight; then it waits, and all that
+  // waited go out together as ONE increment by k when the call returns. The k increments are
+  // consecutive in the store, so the i-th of them (1..k) sees used = consumed - k + i, exactly
+  // what k back-to-back consumes would have seen. `waiting` has an entry while a key's call
+  // is in flight: the consumes that will go out in its next call. If a call rejects, each of
+  // its consumes gets that rejection (Redis errors already fell back to the insurance limiter).
+  const waiting = new Map<string, Waiter[]>();
+  async function send(key: string, batch: Waiter[]) {
+    waiting.set(key, []);
+    let settle: (w: Waiter, i: number) => void;
+    try {
+      const res = await limiter.consume(key, batch.length);
+      settle = (w, i) => w.resolve(toState(res, w.limit, true, batch.length - 1 - i));
+    } catch (err) {
+      settle = (w) => w.reject(err);
+    }
+    const next = waiting.get(key)!;
+    if (next.length) void send(key, next);
+    else waiting.delete(key);
+    batch.forEach(settle);
+  }
+
   return {
-    async consume(key, limit) {
-      return toState(await limiter.consume(key, 1), limit, true);
-    },
+    // In memory there is no round trip to save, and each consume counts synchronously in
+    // call order, so the plain per-request consume is already exact: no coalescing there.
+    consume: redis
+      ? (key, limit) =>
+          new Promise<RateState>((resolve, reject) => {
+            const waiter = { limit, resolve, reject };
+            const queue = waiting.get(key);
+            if (queue) queue.push(waiter);
+            else void send(key, [waiter]);
+          })
+      : async (key, limit) => toState(await limiter.consume(key, 1), limit, true),
     async peek(key, limit) {
       return toState(await limiter.get(key), limit, false);
     },
