@@ -83,11 +83,15 @@ export class JobsRepo {
    * every slot the callbacks leave (at most one callback per terminal order, and each
    * reseller's callbacks are capped per runner), so it cannot starve. Each step walks the
    * (kind, run_at) index (migration 007).
+   *
+   * `groupedLimit` bounds the callbacks (grouped rows) of one claim: the runner passes what
+   * the group with the least room can still take, so it never claims rows only to give
+   * them back (under one busy reseller that was ~3 releases and re-claims per order).
    */
-  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = []): Promise<ClaimedJob[]> {
+  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<ClaimedJob[]> {
     const first = kinds.filter((k) => k === JOB_KINDS.deliverCallback);
     const rest = kinds.filter((k) => k !== JOB_KINDS.deliverCallback);
-    const claimed = first.length ? await this.claimKinds(first, limit, workerId, now, leaseMs, skipGroups) : [];
+    const claimed = first.length ? await this.claimKinds(first, Math.min(limit, groupedLimit), workerId, now, leaseMs, skipGroups) : [];
     if (rest.length && claimed.length < limit) claimed.push(...(await this.claimKinds(rest, limit - claimed.length, workerId, now, leaseMs, skipGroups)));
     return claimed;
   }

@@ -95,9 +95,9 @@ export class JobRunner {
       const free = this.freeSlots();
       if (free > 0) {
         try {
-          const full = [...this.groupRuns.keys()].filter((g) => !this.hasRoom(g));
+          const { full, groupedLimit } = this.groupCapacity();
           const claimedAt = clock.now();
-          const due = await jobs.claimDue(kinds, free, this.workerId, claimedAt, settings.leaseMs, full);
+          const due = await jobs.claimDue(kinds, free, this.workerId, claimedAt, settings.leaseMs, full, groupedLimit);
           claimed = due.length;
           for (const row of due) {
             this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, leaseUntil: claimedAt + settings.leaseMs });
@@ -116,6 +116,28 @@ export class JobRunner {
       });
       this.wakeUp = null;
     }
+  }
+
+  /**
+   * The groups to skip in a claim (full), and how many grouped rows it may take: what the
+   * group with the least capacity left can start or park. Any group's rows may come back,
+   * so a claim of more would have to give the excess back (a release now, a claim again
+   * later). A group not running here can take the half-slot cap and its parking places.
+   */
+  private groupCapacity(): { full: string[]; groupedLimit: number } {
+    const { perGroup, concurrency } = this.deps.settings;
+    const cap = Math.max(perGroup, Math.floor(concurrency / 2));
+    const full: string[] = [];
+    let groupedLimit = cap + perGroup;
+    for (const [group, runs] of this.groupRuns) {
+      if (!this.hasRoom(group)) {
+        full.push(group);
+        continue;
+      }
+      const parkable = perGroup - (this.waiting.get(group)?.length ?? 0);
+      groupedLimit = Math.min(groupedLimit, cap - runs.length + Math.max(0, parkable));
+    }
+    return { full, groupedLimit };
   }
 
   private hasRoom(group: string | null): boolean {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
-import { enqueueJob, JobsRepo } from '../../src/store/jobs-repo.js';
+import { enqueueJob, JOB_KINDS, JobsRepo } from '../../src/store/jobs-repo.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import type { JobHandler } from '../../src/worker/job-contract.js';
 import { JobRunner } from '../../src/worker/runner.js';
@@ -99,7 +99,7 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       await until(async () => other.length === 2, 'other groups ran beside the busy one');
       expect(other.sort()).toEqual(['none', 'quiet']);
       expect(running).toBe(2);
-      // Two run; up to two more wait here, still leased; the rest go back to the queue.
+      // Two run; up to two more wait here, still leased; the rest stay in the queue.
       await until(async () => (await rows('grouped')).filter((r) => r.locked_by !== null).length === 4, 'over-fetched rows given back');
       const busy = await rows('grouped');
       // Released claims are given back uncounted.
@@ -144,6 +144,47 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       runner.wake();
       await new Promise((r) => setTimeout(r, 100));
       expect(running).toBe(3);
+    } finally {
+      while (waiting.length) waiting.shift()!();
+      await runner.stop();
+      while (waiting.length) waiting.shift()!();
+    }
+  });
+
+  it("claims no more of a group's callbacks than it can start or park: none are claimed only to be given back", async () => {
+    await database.db.deleteFrom('jobs').execute();
+    const waiting: (() => void)[] = [];
+    let running = 0;
+    const handlers: Record<string, JobHandler<any>> = {
+      [JOB_KINDS.deliverCallback]: async () => {
+        running++;
+        await new Promise<void>((r) => waiting.push(r));
+        running--;
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    for (let i = 0; i < 12; i++) await enqueueJob(database.db, { kind: JOB_KINDS.deliverCallback, payload: { i }, runAt: now - 1000 + i, groupKey: 'reseller:busy' }, now);
+    let releases = 0;
+    const counting = Object.assign(Object.create(jobs) as JobsRepo, {
+      release: (id: number, workerId: string) => (releases++, jobs.release(id, workerId)),
+    });
+    // Half of 8 slots run, one more waits leased (perGroup 1); not slow within this test.
+    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 1, slowMs: 60_000 } });
+    runner.start();
+    try {
+      const leased = async () => (await rows(JOB_KINDS.deliverCallback)).filter((r) => r.locked_by !== null).length;
+      await until(async () => running === 4 && (await leased()) === 5, 'four running, one parked');
+      // Further claims while the group is full, and as it drains one at a time.
+      for (let i = 0; i < 3; i++) {
+        runner.wake();
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      while ((await rows(JOB_KINDS.deliverCallback)).length > 0) {
+        waiting.shift()?.();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(releases).toBe(0);
     } finally {
       while (waiting.length) waiting.shift()!();
       await runner.stop();
