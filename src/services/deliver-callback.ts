@@ -3,7 +3,7 @@ import type { SecretBox } from '../adapters/secret-box.js';
 import { CALLBACK_MAX_ATTEMPTS, CALLBACK_TIMEOUT_MS, callbackPayload, isDelivered, nextAttemptAt } from '../domain/callback.js';
 import { sign } from '../domain/signature.js';
 import { DELIVERABLE, type CallbacksRepo, type PreparedCallback } from '../store/callbacks-repo.js';
-import type { JobHandler } from '../worker/job-contract.js';
+import { heldJob, type JobHandler } from '../worker/job-contract.js';
 import type { Clock, IdGenerator } from './ports.js';
 
 export type CallbackSender = (input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }) => Promise<CallbackHttpResult>;
@@ -72,12 +72,16 @@ export class DeliverCallback {
     const endedAt = clock.now();
     const delivered = isDelivered(result.httpStatus);
     const next = delivered || attempt >= CALLBACK_MAX_ATTEMPTS ? null : nextAttemptAt(attempt, endedAt);
+    // The job's row is finished (or due at the next attempt) in the attempt's own transaction.
+    const held = heldJob(job);
     await callbacks.recordAttempt(
       delivery,
       { attempt, url: callbackUrl, startedAt, durationMs: result.durationMs, httpStatus: result.httpStatus, error: result.error ?? (delivered ? null : `HTTP ${result.httpStatus}`), snippet: result.responseSnippet },
       { status: delivered ? 'delivered' : next === null ? 'failed' : 'pending', nextAttemptAt: next },
       endedAt,
+      held,
     );
-    return next === null ? { status: 'done' } : { status: 'retry', retryAt: next };
+    const written = held ? { written: true } : {};
+    return next === null ? { status: 'done', ...written } : { status: 'retry', retryAt: next, ...written };
   };
 }

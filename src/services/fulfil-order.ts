@@ -14,8 +14,11 @@ export interface FulfilSettings {
 
 export type SupplierResolver = (route: { supplierId: string; adapter: string }) => Supplier;
 
-/** Settled (with the callback job to run next, if this run settled it) or ask again later. */
-type Next = { done: true; callback?: HandedOffJob } | { retryAt: number; error?: string };
+/**
+ * Settled (with the callback job to run next, if this run settled it, and whether the
+ * settling transaction also removed this job's row) or ask again later.
+ */
+type Next = { done: true; callback?: HandedOffJob; written?: boolean } | { retryAt: number; error?: string };
 
 /** How often an order flagged for the operator is still asked about. */
 const FLAGGED_POLL_MS = 10 * 60_000;
@@ -37,7 +40,7 @@ export class FulfilOrder {
    */
   readonly handle: JobHandler<{ orderId: string }> = async (job) => {
     const next = await this.run(job);
-    if ('done' in next) return next.callback ? { status: 'done', handoff: [next.callback] } : { status: 'done' };
+    if ('done' in next) return next.callback ? { status: 'done', handoff: [next.callback], ...(next.written ? { written: true } : {}) } : { status: 'done' };
     return { status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome;
   };
 
@@ -113,15 +116,15 @@ export class FulfilOrder {
 
   private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: Job): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
-    const callback = await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job.lease);
-    return callback ? { done: true, callback } : { done: true };
+    const settled = await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job);
+    return settled ? { done: true, callback: settled.callback, written: settled.jobDone } : { done: true };
   }
 
   private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: Job): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
-    const callback = await repo.fail(order.id, failure, clock.now(), job.lease);
-    return callback ? { done: true, callback } : { done: true };
+    const settled = await repo.fail(order.id, failure, clock.now(), job);
+    return settled ? { done: true, callback: settled.callback, written: settled.jobDone } : { done: true };
   }
 
   private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {

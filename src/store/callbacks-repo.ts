@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { OrderRecord } from '../domain/order.js';
-import { enqueueCallback } from './jobs-repo.js';
+import type { HeldJob } from '../worker/job-contract.js';
+import { completeJob, enqueueCallback, rescheduleJob, type Executor } from './jobs-repo.js';
 import { toRecord } from './orders-repo.js';
 import type { CallbackDeliveriesTable, DB } from './schema.js';
 
@@ -31,17 +32,8 @@ export class CallbacksRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** What a callback attempt needs, in one round trip. */
-  async target(orderId: string): Promise<CallbackTarget | null> {
-    const row = await this.db
-      .selectFrom('orders as o')
-      .innerJoin('resellers as r', 'r.id', 'o.reseller_id')
-      .selectAll('o')
-      .select(['r.callback_url', newestKeySecret('o.reseller_id').as('secret_enc')])
-      .where('o.id', '=', orderId)
-      .executeTakeFirst();
-    if (!row) return null;
-    const { callback_url, secret_enc, ...order } = row;
-    return { order: toRecord(order), callbackUrl: callback_url, secretEnc: secret_enc };
+  target(orderId: string): Promise<CallbackTarget | null> {
+    return readTarget(this.db, orderId);
   }
 
   /**
@@ -49,32 +41,21 @@ export class CallbacksRepo {
    * the order is not in a terminal state (nothing to deliver, and no delivery opened). It
    * reads the order itself, so a callback can open it and read target() at the same time.
    */
-  async open(orderId: string, round: number, newId: string, now: number): Promise<Delivery | null> {
-    // One statement either way: an existing delivery comes back through a no-op update.
-    const row = await this.db
-      .insertInto('callback_deliveries')
-      .columns(['id', 'order_id', 'reseller_id', 'round', 'status', 'attempts', 'next_attempt_at', 'url', 'created_at', 'updated_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('orders as o')
-          .select([
-            eb.val(newId).as('id'), 'o.id', 'o.reseller_id', eb.val(round).as('round'), eb.val('pending').as('status'), eb.val(0).as('attempts'),
-            eb.val(now).as('next_attempt_at'), eb.val(null).as('url'), eb.val(now).as('created_at'), eb.val(now).as('updated_at'),
-          ])
-          .where('o.id', '=', orderId)
-          .where('o.status', 'in', DELIVERABLE),
-      )
-      .onConflict((oc) => oc.columns(['order_id', 'round']).doUpdateSet((eb) => ({ updated_at: eb.ref('callback_deliveries.updated_at') })))
-      .returningAll()
-      .executeTakeFirst();
-    return row ?? null;
+  open(orderId: string, round: number, newId: string, now: number): Promise<Delivery | null> {
+    return openDelivery(this.db, orderId, round, newId, now);
   }
 
+  /**
+   * The attempt, the delivery's new state and, given the callback job's held row, that row
+   * deleted (no next attempt) or due at the next attempt: one commit, and the job's state
+   * can never lag behind the delivery's.
+   */
   async recordAttempt(
     d: Delivery,
     a: { attempt: number; url: string; startedAt: number; durationMs: number; httpStatus: number | null; error: string | null; snippet: string | null },
     next: { status: Delivery['status']; nextAttemptAt: number | null },
     now: number,
+    job?: HeldJob,
   ) {
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -87,6 +68,7 @@ export class CallbacksRepo {
         .set({ attempts: a.attempt, status: next.status, next_attempt_at: next.nextAttemptAt, url: a.url, updated_at: now })
         .where('id', '=', d.id)
         .execute();
+      if (job) await (next.nextAttemptAt === null ? completeJob(trx, job) : rescheduleJob(trx, job, next.nextAttemptAt, null));
     });
   }
 
@@ -113,4 +95,40 @@ export class CallbacksRepo {
       : [];
     return deliveries.map((d) => ({ ...d, attempt_log: attempts.filter((a) => a.delivery_id === d.id) }));
   }
+}
+
+/** CallbacksRepo.target on any executor (the settling transaction reads it too). */
+export async function readTarget(db: Executor, orderId: string): Promise<CallbackTarget | null> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('resellers as r', 'r.id', 'o.reseller_id')
+    .selectAll('o')
+    .select(['r.callback_url', newestKeySecret('o.reseller_id').as('secret_enc')])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { callback_url, secret_enc, ...order } = row;
+  return { order: toRecord(order), callbackUrl: callback_url, secretEnc: secret_enc };
+}
+
+/** CallbacksRepo.open on any executor (the settling transaction opens it too). */
+export async function openDelivery(db: Executor, orderId: string, round: number, newId: string, now: number): Promise<Delivery | null> {
+  // One statement either way: an existing delivery comes back through a no-op update.
+  const row = await db
+    .insertInto('callback_deliveries')
+    .columns(['id', 'order_id', 'reseller_id', 'round', 'status', 'attempts', 'next_attempt_at', 'url', 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('orders as o')
+        .select([
+          eb.val(newId).as('id'), 'o.id', 'o.reseller_id', eb.val(round).as('round'), eb.val('pending').as('status'), eb.val(0).as('attempts'),
+          eb.val(now).as('next_attempt_at'), eb.val(null).as('url'), eb.val(now).as('created_at'), eb.val(now).as('updated_at'),
+        ])
+        .where('o.id', '=', orderId)
+        .where('o.status', 'in', DELIVERABLE),
+    )
+    .onConflict((oc) => oc.columns(['order_id', 'round']).doUpdateSet((eb) => ({ updated_at: eb.ref('callback_deliveries.updated_at') })))
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
 }

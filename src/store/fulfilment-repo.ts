@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
-import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
+import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
-import { callbackGroupKeyOf, callbackJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
-import { newestKeySecret, type Delivery, type PreparedCallback } from './callbacks-repo.js';
+import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
+import { newestKeySecret, openDelivery, readTarget, type Delivery, type PreparedCallback } from './callbacks-repo.js';
 import { toRecord } from './orders-repo.js';
 import type { DB, OrdersTable } from './schema.js';
 
@@ -15,6 +16,15 @@ interface SettledExtras {
   target_secret: string | null;
   /** The opened delivery as JSON (its bigints fit in JSON numbers: epoch ms, counts). */
   delivery: Delivery | null;
+}
+
+/** The job settling an order: its lease (if the runner gave one) and its row. */
+export type SettlingJob = Pick<Job, 'id' | 'lease'>;
+
+/** A settled order's callback job, and whether the settling job's row went with it (JobOutcome.written). */
+export interface Settled {
+  callback: HandedOffJob;
+  jobDone: boolean;
 }
 
 export interface FulfilmentOrder {
@@ -129,11 +139,11 @@ export class FulfilmentRepo {
 
   /**
    * success: state, serial, completed_at and the callback job in one transaction, once.
-   * Returns the callback job (leased to `lease`'s runner when given), or null if the order
-   * was no longer processing.
+   * Returns the callback job (leased to the settling job's runner when it holds a lease),
+   * or null if the order was no longer processing.
    */
-  async succeed(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
-    if (this.dialect === 'postgres') return this.succeedInOneStatement(orderId, serial, now, lease);
+  async succeed(orderId: string, serial: string, now: number, job?: SettlingJob): Promise<Settled | null> {
+    if (this.dialect === 'postgres') return this.succeedInOneStatement(orderId, serial, now, job);
     return this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('orders')
@@ -143,8 +153,28 @@ export class FulfilmentRepo {
         .returning('reseller_id')
         .executeTakeFirst();
       if (!res) return null;
-      return enqueueCallback(trx, { orderId, resellerId: res.reseller_id }, now, lease);
+      return this.settled(trx, orderId, res.reseller_id, now, job);
     });
+  }
+
+  /**
+   * The end of a settling transaction: the callback job, and on SQLite also what the first
+   * attempt needs and the settling job's row removed. On SQLite every statement outside is
+   * a commit of its own (a WAL write) on the one thread that also takes orders, and these
+   * cost three (open the delivery, read the target, delete the finished job); inside they
+   * share this one. The delivery is opened as the first attempt would open it (round 1, a
+   * new callback id), as PostgreSQL's one-statement success does. On PostgreSQL a failure's
+   * transaction holds the reseller's row lock: it takes no further round trips there.
+   */
+  private async settled(trx: Transaction<DB>, orderId: string, resellerId: string, now: number, job?: SettlingJob): Promise<Settled> {
+    const callback = await enqueueCallback(trx, { orderId, resellerId }, now, job?.lease);
+    if (this.dialect !== 'sqlite') return { callback, jobDone: false };
+    const delivery = await openDelivery(trx, orderId, 1, randomUUID(), now);
+    const target = await readTarget(trx, orderId);
+    const held = job && heldJob(job);
+    if (held) await completeJob(trx, held);
+    const prepared: PreparedCallback | undefined = delivery && target ? { target, delivery } : undefined;
+    return { callback: { ...callback, prepared }, jobDone: held !== undefined };
   }
 
   /**
@@ -155,9 +185,11 @@ export class FulfilmentRepo {
    * the attempt needs (order, callback URL, newest key) as the job's `prepared` data, read
    * in the same snapshot. The callback can then leave with no further round trip.
    */
-  private async succeedInOneStatement(orderId: string, serial: string, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
-    const job = callbackJob({ orderId, resellerId: '' }, now, lease); // group key: from the row, below
+  private async succeedInOneStatement(orderId: string, serial: string, now: number, settling?: SettlingJob): Promise<Settled | null> {
+    const job = callbackJob({ orderId, resellerId: '' }, now, settling?.lease); // group key: from the row, below
     const v = jobRow(job, now);
+    // The settling job's own row goes in the same statement (one round trip less per order).
+    const held = settling && heldJob(settling);
     const { rows } = await sql<Selectable<OrdersTable> & SettledExtras>`
       with settled as (
         update orders set status = 'success', serial_number = ${serial}, completed_at = ${now}, updated_at = ${now}
@@ -172,6 +204,8 @@ export class FulfilmentRepo {
         select gen_random_uuid()::text, id, reseller_id, 1, 'pending', 0, ${now}, null, ${now}, ${now} from settled
         on conflict (order_id, round) do nothing
         returning *
+      ), finished as (
+        delete from jobs where id = ${held?.id ?? null} and locked_by = ${held?.holder ?? null} and exists (select 1 from settled)
       )
       select s.*, j.id as job_id, j.group_key as job_group_key, r.callback_url as target_url, ${newestKeySecret('s.reseller_id')} as target_secret, to_jsonb(d) as delivery
       from settled s cross join job j join resellers r on r.id = s.reseller_id left join delivery d on true
@@ -181,7 +215,7 @@ export class FulfilmentRepo {
     const { job_id, job_group_key, target_url, target_secret, delivery, ...order } = row;
     // A delivery already open (a rerun after a crash) keeps its own state: read it then.
     const prepared: PreparedCallback | undefined = delivery === null ? undefined : { target: { order: toRecord(order), callbackUrl: target_url, secretEnc: target_secret }, delivery };
-    return { id: Number(job_id), kind: job.kind, payload: job.payload, groupKey: job_group_key, prepared };
+    return { callback: { id: Number(job_id), kind: job.kind, payload: job.payload, groupKey: job_group_key, prepared }, jobDone: held !== undefined };
   }
 
   /**
@@ -191,7 +225,7 @@ export class FulfilmentRepo {
    * reseller's order_counts row (triggers); the other order would deadlock against it.
    * Returns the callback job as succeed() does.
    */
-  async fail(orderId: string, failure: Failure, now: number, lease?: JobLease): Promise<HandedOffJob | null> {
+  async fail(orderId: string, failure: Failure, now: number, job?: SettlingJob): Promise<Settled | null> {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
@@ -215,7 +249,7 @@ export class FulfilmentRepo {
           .insertInto('ledger_entries')
           .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq) })
           .execute();
-        return enqueueCallback(trx, { orderId, resellerId: order.reseller_id }, now, lease);
+        return this.settled(trx, orderId, order.reseller_id, now, job);
       });
     } catch (e) {
       if (e instanceof NotProcessing) return null;

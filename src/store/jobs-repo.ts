@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { HandedOffJob, JobLease } from '../worker/job-contract.js';
+import type { HandedOffJob, HeldJob, JobLease } from '../worker/job-contract.js';
 import type { DB, JobsTable } from './schema.js';
 
 /**
@@ -52,6 +52,25 @@ export function callbackJob(c: { orderId: string; resellerId: string; round?: nu
 
 export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): Promise<HandedOffJob> {
   return enqueueJob(db, callbackJob(c, now, lease), now);
+}
+
+/**
+ * A finished job's row removed, only while it is still `job.holder`'s (a worker that
+ * outlived its lease cannot undo the new owner's work). Usable inside the transaction that
+ * records the job's work (JobOutcome.written).
+ */
+export async function completeJob(db: Executor, job: HeldJob): Promise<void> {
+  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.holder).execute();
+}
+
+/** A job's row due again at `runAt`, unleased; only while it is still `job.holder`'s. */
+export async function rescheduleJob(db: Executor, job: HeldJob, runAt: number, error: string | null): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ run_at: runAt, locked_until: null, locked_by: null, last_error: error })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.holder)
+    .execute();
 }
 
 export interface ClaimedJob {
@@ -112,7 +131,7 @@ export class JobsRepo {
   }
 
   async complete(id: number, workerId: string): Promise<void> {
-    await this.db.deleteFrom('jobs').where('id', '=', id).where('locked_by', '=', workerId).execute();
+    await completeJob(this.db, { id, holder: workerId });
   }
 
   /** Gives a claimed job back untouched (its group was full): due again at once, the claim not counted. */
@@ -126,12 +145,7 @@ export class JobsRepo {
   }
 
   async reschedule(id: number, workerId: string, runAt: number, error: string | null): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ run_at: runAt, locked_until: null, locked_by: null, last_error: error })
-      .where('id', '=', id)
-      .where('locked_by', '=', workerId)
-      .execute();
+    await rescheduleJob(this.db, { id, holder: workerId }, runAt, error);
   }
 
   /** When the next job of these kinds becomes due (or its lease runs out), if any. */

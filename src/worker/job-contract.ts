@@ -45,6 +45,20 @@ export interface HandedOffJob {
   prepared?: unknown;
 }
 
-export type JobOutcome = { status: 'done'; handoff?: HandedOffJob[] } | { status: 'retry'; retryAt: number; error?: string };
+/**
+ * `written`: the handler already applied this outcome to its own row (deleted, or
+ * rescheduled at retryAt), under its lease, in the transaction that recorded its work, so
+ * the runner writes nothing more (on SQLite every separate write is a commit of its own).
+ */
+export type JobOutcome = { status: 'done'; handoff?: HandedOffJob[]; written?: boolean } | { status: 'retry'; retryAt: number; error?: string; written?: boolean };
+
+/** A running job's row and its holder, for a handler that finishes the row in its own transaction. */
+export interface HeldJob {
+  id: number;
+  holder: string;
+}
+
+/** The held row of a job the runner gave a lease (none when a handler is called directly). */
+export const heldJob = (job: Pick<Job, 'id' | 'lease'>): HeldJob | undefined => (job.lease ? { id: job.id, holder: job.lease.holder } : undefined);
 
 export type JobHandler<P = unknown> = (job: Job<P>) => Promise<JobOutcome>;

@@ -258,7 +258,11 @@ export class JobRunner {
       await this.rescheduleAfterError(job, err);
       return null;
     }
-    const write = outcome.status === 'done' ? jobs.complete(job.id, this.workerId) : jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
+    const write = outcome.written
+      ? Promise.resolve()
+      : outcome.status === 'done'
+        ? jobs.complete(job.id, this.workerId)
+        : jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
     const written = write.catch((err) => logger.error({ err, jobId: job.id, kind: job.kind }, 'job outcome not written; the job runs again when its lease ends'));
     return { outcome, written };
   }

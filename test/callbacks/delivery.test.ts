@@ -154,24 +154,60 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     });
   });
 
-  it('settling hands the callback what the store holds: its target and an open delivery (PostgreSQL, one statement)', async () => {
+  /** The order's fulfil_order row, leased to `holder` as a claim would. */
+  async function leaseFulfilJob(orderId: string, holder: string) {
+    const { db } = t.platform.database;
+    const row = await db.selectFrom('jobs').select('id').where('kind', '=', 'fulfil_order').where('payload', '=', JSON.stringify({ orderId })).executeTakeFirstOrThrow();
+    const lease = { holder, until: Date.now() + 60_000 };
+    await db.updateTable('jobs').set({ locked_by: holder, locked_until: lease.until, attempts: 1 }).where('id', '=', row.id).execute();
+    return { id: Number(row.id), lease };
+  }
+
+  it('settling hands the callback what the store holds: its target and an open delivery; the settling and the attempt finish their own job rows', async () => {
     await withStoppedWorker(() => ({ status: 204 }), async (rx, orderId) => {
-      const lease = { holder: 'test-worker', until: Date.now() + 60_000 };
-      const outcome = await t.platform.jobHandlers.fulfil_order!({ id: 0, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now(), lease });
-      expect(outcome.status).toBe('done');
+      const { db } = t.platform.database;
+      const { id, lease } = await leaseFulfilJob(orderId, 'test-worker');
+      const outcome = await t.platform.jobHandlers.fulfil_order!({ id, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now(), lease });
+      // The settling statement (PostgreSQL) or transaction (SQLite) removed the fulfil job's row: the runner writes nothing more.
+      expect(outcome).toMatchObject({ status: 'done', written: true });
+      expect(await db.selectFrom('jobs').select('id').where('id', '=', id).execute()).toEqual([]);
       const [callback] = outcome.status === 'done' ? (outcome.handoff ?? []) : [];
       expect(callback).toMatchObject({ kind: 'deliver_callback', payload: { orderId } });
-      const { db } = t.platform.database;
       expect(await db.selectFrom('jobs').select(['locked_by', 'group_key']).where('id', '=', callback!.id).executeTakeFirst()).toEqual({ locked_by: 'test-worker', group_key: `reseller:${t.demo.resellerId}` });
-      if (kind !== 'postgres') return expect(callback!.prepared).toBeUndefined(); // read when it runs
       const prepared = callback!.prepared as PreparedCallback;
       expect(prepared.target).toEqual(await t.platform.callbacks.target(orderId));
       const stored = await db.selectFrom('callback_deliveries').selectAll().where('order_id', '=', orderId).execute();
       expect(stored.map((d) => ({ ...d, attempts: Number(d.attempts), next_attempt_at: Number(d.next_attempt_at), created_at: Number(d.created_at), updated_at: Number(d.updated_at) }))).toEqual([prepared.delivery]);
-      // The attempt goes out on what was prepared, with the stored delivery's id.
-      expect(await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 0, runAt: Date.now(), prepared })).toEqual({ status: 'done' });
+      // The attempt goes out on what was prepared, with the stored delivery's id, and deletes its own job row.
+      expect(await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 0, runAt: Date.now(), lease, prepared })).toEqual({ status: 'done', written: true });
+      expect(await db.selectFrom('jobs').select('id').where('id', '=', callback!.id).execute()).toEqual([]);
       expect(rx.received.map((r) => r.headers['x-callback-id'])).toEqual([stored[0]!.id]);
       expect(JSON.parse(rx.received[0]!.rawBody)).toMatchObject({ status: 'success', serial_number: prepared.target.order.serialNumber });
+    });
+  });
+
+  it('a failed attempt leaves its job row due at the next attempt, unleased, in the transaction that recorded it; another holder\'s row is left alone', async () => {
+    await withStoppedWorker(() => ({ status: 500 }), async (_rx, orderId) => {
+      const { db } = t.platform.database;
+      const { id, lease } = await leaseFulfilJob(orderId, 'test-worker');
+      const outcome = await t.platform.jobHandlers.fulfil_order!({ id, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now(), lease });
+      const [callback] = outcome.status === 'done' ? (outcome.handoff ?? []) : [];
+      // A worker that lost its lease (the row is someone else's now) must not touch the row.
+      const taken = { holder: 'new-owner', until: Date.now() + 60_000 };
+      await db.updateTable('jobs').set({ locked_by: taken.holder, locked_until: taken.until }).where('id', '=', callback!.id).execute();
+      const late = await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 0, runAt: Date.now(), lease });
+      expect(late).toMatchObject({ status: 'retry', written: true });
+      expect(await db.selectFrom('jobs').select(['locked_by', 'locked_until']).where('id', '=', callback!.id).executeTakeFirst()).toEqual({ locked_by: 'new-owner', locked_until: taken.until });
+      // The owner's attempt 2 is not due yet; after it (forced due) the row is rescheduled at attempt 3, unleased.
+      await db.updateTable('callback_deliveries').set({ next_attempt_at: Date.now() - 1 }).where('order_id', '=', orderId).execute();
+      const r2 = await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 1, runAt: Date.now(), lease: taken });
+      expect(r2).toMatchObject({ status: 'retry', written: true });
+      const row = await db.selectFrom('jobs').select(['locked_by', 'locked_until', 'run_at', 'last_error']).where('id', '=', callback!.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ locked_by: null, locked_until: null, run_at: r2.status === 'retry' ? r2.retryAt : -1, last_error: null });
+      const [delivery] = await t.platform.callbacks.log(orderId);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 2 });
+      expect(Number(delivery!.next_attempt_at)).toBe(Number(row.run_at));
+      await db.deleteFrom('jobs').where('id', '=', callback!.id).execute();
     });
   });
 
