@@ -108,11 +108,30 @@ export class JobsRepo {
    * them back (under one busy reseller that was ~3 releases and re-claims per order).
    */
   async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<ClaimedJob[]> {
+    return (await this.claim(kinds, limit, workerId, now, leaseMs, skipGroups, groupedLimit)).jobs;
+  }
+
+  /**
+   * claimDue, and whether it found everything claimable (`exhausted`: each step got fewer
+   * rows than it asked for, so nothing more was due outside `skipGroups` at `now`).
+   */
+  async claim(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<{ jobs: ClaimedJob[]; exhausted: boolean }> {
     const first = kinds.filter((k) => k === JOB_KINDS.deliverCallback);
     const rest = kinds.filter((k) => k !== JOB_KINDS.deliverCallback);
-    const claimed = first.length ? await this.claimKinds(first, Math.min(limit, groupedLimit), workerId, now, leaseMs, skipGroups) : [];
-    if (rest.length && claimed.length < limit) claimed.push(...(await this.claimKinds(rest, limit - claimed.length, workerId, now, leaseMs, skipGroups)));
-    return claimed;
+    let exhausted = true;
+    const firstLimit = Math.min(limit, groupedLimit);
+    const claimed = first.length ? await this.claimKinds(first, firstLimit, workerId, now, leaseMs, skipGroups) : [];
+    if (first.length && claimed.length >= firstLimit) exhausted = false;
+    if (rest.length) {
+      const restLimit = limit - claimed.length;
+      if (restLimit <= 0) exhausted = false;
+      else {
+        const more = await this.claimKinds(rest, restLimit, workerId, now, leaseMs, skipGroups);
+        if (more.length >= restLimit) exhausted = false;
+        claimed.push(...more);
+      }
+    }
+    return { jobs: claimed, exhausted };
   }
 
   private async claimKinds(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[]): Promise<ClaimedJob[]> {

@@ -192,6 +192,43 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     }
   });
 
+  it('a finished job claims again only if the last claim may have left rows behind, or a full group has room again', async () => {
+    await database.db.deleteFrom('jobs').execute();
+    let claims = 0;
+    const counting = Object.assign(Object.create(jobs) as JobsRepo, {
+      claim: (...args: Parameters<JobsRepo['claim']>) => (claims++, jobs.claim(...args)),
+    });
+    const waiting: (() => void)[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      quick: async () => ({ status: 'done' }),
+      [JOB_KINDS.deliverCallback]: async () => {
+        await new Promise<void>((r) => waiting.push(r));
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) await enqueueJob(database.db, { kind: 'quick', payload: { i }, runAt: now }, now);
+    // No poll within the test: only claims that finished jobs ask for.
+    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 4, perGroup: 1, slowMs: 60_000, pollMs: 60_000 } });
+    runner.start();
+    try {
+      await until(async () => (await rows('quick')).length === 0, 'quick jobs done');
+      // The first claim took all three and found nothing more: their ends claimed nothing.
+      expect(claims).toBe(1);
+      // A group capped at 2 running (half of 4 slots) and 1 parked: the rest stay in the
+      // table while it is full, and are claimed as it gets room, with no poll.
+      for (let i = 0; i < 6; i++) await enqueueJob(database.db, { kind: JOB_KINDS.deliverCallback, payload: { i }, runAt: now + i, groupKey: 'reseller:busy' }, now);
+      runner.wake();
+      await until(async () => {
+        waiting.shift()?.();
+        return (await rows(JOB_KINDS.deliverCallback)).length === 0;
+      }, 'the group drained as it got room');
+    } finally {
+      while (waiting.length) waiting.shift()!();
+      await runner.stop();
+    }
+  });
+
   it('runs a handed-off job next in the same slot, under the lease it was written with, with what its writer prepared', async () => {
     const seen: { attempts: number; lockedBy: string | null; prepared: unknown }[] = [];
     const handlers: Record<string, JobHandler<any>> = {
