@@ -156,7 +156,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
     orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,
-    checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake(),
+    checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake([JOB_KINDS.fulfilOrder]),
   });
   const validateAccount = new ValidateAccount({ catalog: catalogCache, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
   const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, ledger: repos.ledger, clock });

@@ -112,24 +112,21 @@ export class JobsRepo {
   }
 
   /**
-   * claimDue, and whether it found everything claimable (`exhausted`: each step got fewer
-   * rows than it asked for, so nothing more was due outside `skipGroups` at `now`).
+   * claimDue, and the kinds it found everything of (`exhausted`: their step got fewer rows
+   * than it asked for, so no more of them were due outside `skipGroups` at `now`).
    */
-  async claim(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<{ jobs: ClaimedJob[]; exhausted: boolean }> {
+  async claim(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<{ jobs: ClaimedJob[]; exhausted: string[] }> {
     const first = kinds.filter((k) => k === JOB_KINDS.deliverCallback);
     const rest = kinds.filter((k) => k !== JOB_KINDS.deliverCallback);
-    let exhausted = true;
+    const exhausted: string[] = [];
     const firstLimit = Math.min(limit, groupedLimit);
     const claimed = first.length ? await this.claimKinds(first, firstLimit, workerId, now, leaseMs, skipGroups) : [];
-    if (first.length && claimed.length >= firstLimit) exhausted = false;
-    if (rest.length) {
-      const restLimit = limit - claimed.length;
-      if (restLimit <= 0) exhausted = false;
-      else {
-        const more = await this.claimKinds(rest, restLimit, workerId, now, leaseMs, skipGroups);
-        if (more.length >= restLimit) exhausted = false;
-        claimed.push(...more);
-      }
+    if (first.length && claimed.length < firstLimit) exhausted.push(...first);
+    const restLimit = limit - claimed.length;
+    if (rest.length && restLimit > 0) {
+      const more = await this.claimKinds(rest, restLimit, workerId, now, leaseMs, skipGroups);
+      if (more.length < restLimit) exhausted.push(...rest);
+      claimed.push(...more);
     }
     return { jobs: claimed, exhausted };
   }

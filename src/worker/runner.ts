@@ -53,8 +53,13 @@ export class JobRunner {
   private wakeUp: (() => void) | null = null;
   private wakeRequested = false;
   private loopDone: Promise<void> | null = null;
-  /** What the last claim found: everything claimable (outside the groups it skipped as full)? */
-  private lastClaim = { exhausted: false, full: '' };
+  /** Kinds whose last claim found all that was due (outside the groups it skipped as full). */
+  private readonly exhausted = new Set<string>();
+  /** wake() calls so far, and per kind the count at its last one. */
+  private wakes = 0;
+  private readonly lastWake = new Map<string, number>();
+  /** The full groups the last claim skipped, and when it last claimed every kind. */
+  private lastClaim = { full: '', allAt: -Infinity };
   /** Under full load, claim once this many slots are free rather than after every job. */
   private readonly claimBatch: number;
 
@@ -70,8 +75,20 @@ export class JobRunner {
     this.loopDone = this.loop();
   }
 
-  /** Called after work was enqueued in this process, so it starts without waiting for a poll. */
-  wake(): void {
+  /**
+   * Called after work was enqueued in this process, so it starts without waiting for a
+   * poll: work of `kinds` (any kind when absent).
+   */
+  wake(kinds?: readonly string[]): void {
+    this.wakes++;
+    for (const k of kinds ?? Object.keys(this.deps.handlers)) {
+      this.exhausted.delete(k);
+      this.lastWake.set(k, this.wakes);
+    }
+    this.wakeLoop();
+  }
+
+  private wakeLoop(): void {
     // During a claim nobody waits yet: the loop claims again instead of waiting (the claim
     // may have looked before the work was there).
     if (this.wakeUp) this.wakeUp();
@@ -96,6 +113,7 @@ export class JobRunner {
   private async loop(): Promise<void> {
     const { jobs, clock, logger, settings } = this.deps;
     const kinds = Object.keys(this.deps.handlers);
+    let polled = true;
     while (this.running) {
       this.wakeRequested = false;
       let claimed = 0;
@@ -104,22 +122,36 @@ export class JobRunner {
         try {
           const { full, groupedLimit } = this.groupCapacity();
           const claimedAt = clock.now();
-          const { jobs: due, exhausted } = await jobs.claim(kinds, free, this.workerId, claimedAt, settings.leaseMs, full, groupedLimit);
-          this.lastClaim = { exhausted, full: full.join('\n') };
-          claimed = due.length;
-          for (const row of due) {
-            this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, leaseUntil: claimedAt + settings.leaseMs });
+          const fullKey = full.join('\n');
+          // Every kind at least once a poll interval (rows come due with time) and when a
+          // full group has room again; in between only kinds that may have more due.
+          const all = polled || claimedAt - this.lastClaim.allAt >= settings.pollMs || fullKey !== this.lastClaim.full;
+          const asked = all ? kinds : kinds.filter((k) => !this.exhausted.has(k));
+          if (asked.length) {
+            const wakesBefore = this.wakes;
+            const { jobs: due, exhausted } = await jobs.claim(asked, free, this.workerId, claimedAt, settings.leaseMs, full, groupedLimit);
+            for (const k of asked) {
+              // A kind woken while the claim ran may have work that the claim did not see.
+              if (exhausted.includes(k) && (this.lastWake.get(k) ?? 0) <= wakesBefore) this.exhausted.add(k);
+              else this.exhausted.delete(k);
+            }
+            this.lastClaim = { full: fullKey, allAt: all ? claimedAt : this.lastClaim.allAt };
+            claimed = due.length;
+            for (const row of due) {
+              this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, leaseUntil: claimedAt + settings.leaseMs });
+            }
           }
         } catch (err) {
           logger.error({ err }, 'claiming jobs failed');
         }
       }
+      polled = false;
       if ((claimed > 0 && claimed === free) || this.wakeRequested) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, settings.pollMs);
+      polled = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), settings.pollMs);
         this.wakeUp = () => {
           clearTimeout(timer);
-          resolve();
+          resolve(false);
         };
       });
       this.wakeUp = null;
@@ -221,19 +253,20 @@ export class JobRunner {
     this.inflight.add(p);
     void p.finally(() => {
       this.inflight.delete(p);
-      if (this.freeSlots() >= this.claimBatch && this.claimMayFindMore()) this.wake();
+      if (this.freeSlots() >= this.claimBatch && this.claimMayFindMore()) this.wakeLoop();
     });
   }
 
   /**
-   * Whether a claim now could find rows the last one did not: it stopped at its limit, or
-   * a group it skipped as full has room now. Otherwise a freed slot waits for the next
-   * poll or for work enqueued in this process (wake()): under one busy reseller every
-   * finished job claimed again, and each claim walks that reseller's due callbacks
-   * (skipped while its group is full) on the (kind, run_at) index, ~2.4 claims per order.
+   * Whether a claim now could find rows the last ones did not: some kind's claim stopped at
+   * its limit, or a group skipped as full has room now. Otherwise a freed slot waits for
+   * the next poll or for work enqueued in this process (wake()). Under one busy reseller
+   * every finished job claimed again, and every new order's wake claimed callbacks too:
+   * each such claim walks that reseller's due callbacks (skipped while its group is full)
+   * on the (kind, run_at) index (~2.4 claims per order).
    */
   private claimMayFindMore(): boolean {
-    return !this.lastClaim.exhausted || this.groupCapacity().full.join('\n') !== this.lastClaim.full;
+    return this.exhausted.size < Object.keys(this.deps.handlers).length || this.groupCapacity().full.join('\n') !== this.lastClaim.full;
   }
 
   /**

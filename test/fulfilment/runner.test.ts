@@ -229,6 +229,36 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     }
   });
 
+  it("a wake for one kind claims that kind only, while the others' last claim found all that was due; a plain wake claims every kind", async () => {
+    await database.db.deleteFrom('jobs').execute();
+    const asked: string[][] = [];
+    const counting = Object.assign(Object.create(jobs) as JobsRepo, {
+      claim: (...args: Parameters<JobsRepo['claim']>) => (asked.push([...args[0]].sort()), jobs.claim(...args)),
+    });
+    const ran: string[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      [JOB_KINDS.fulfilOrder]: async () => (ran.push('fulfil'), { status: 'done' }),
+      [JOB_KINDS.deliverCallback]: async () => (ran.push('callback'), { status: 'done' }),
+    };
+    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, pollMs: 60_000 } });
+    runner.start();
+    try {
+      await until(async () => asked.length === 1, 'the first claim');
+      expect(asked[0]).toEqual([JOB_KINDS.deliverCallback, JOB_KINDS.fulfilOrder]);
+      await enqueueJob(database.db, { kind: JOB_KINDS.fulfilOrder, payload: {}, runAt: Date.now() }, Date.now());
+      runner.wake([JOB_KINDS.fulfilOrder]);
+      await until(async () => ran.length === 1, 'the fulfilment job ran');
+      expect(asked[1]).toEqual([JOB_KINDS.fulfilOrder]);
+      await enqueueJob(database.db, { kind: JOB_KINDS.deliverCallback, payload: {}, runAt: Date.now(), groupKey: 'reseller:r' }, Date.now());
+      runner.wake();
+      await until(async () => ran.length === 2, 'the callback ran');
+      expect(ran).toEqual(['fulfil', 'callback']);
+      expect(asked.at(-1)).toEqual([JOB_KINDS.deliverCallback, JOB_KINDS.fulfilOrder]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('runs a handed-off job next in the same slot, under the lease it was written with, with what its writer prepared', async () => {
     const seen: { attempts: number; lockedBy: string | null; prepared: unknown }[] = [];
     const handlers: Record<string, JobHandler<any>> = {
