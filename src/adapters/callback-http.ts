@@ -33,6 +33,27 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /**
+ * Connections to receivers are kept open between callbacks (a reseller's callbacks go to
+ * one URL): a new TCP connection per callback was a large part of the callback path's CPU.
+ * A pooled socket is connected to an address that passed the check when it was opened, and
+ * each `allowPrivate` setting has its own pool, so a socket opened under the looser rule
+ * never serves the stricter one. Idle sockets close after a few seconds, before common
+ * servers' own keep-alive timeouts (Node's is 5 s).
+ */
+const IDLE_SOCKET_MS = 4_000;
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * POSTs one callback: never follows redirects, gives up after `timeoutMs`, keeps a bounded
  * snippet of the answer for the delivery log.
  */
@@ -51,33 +72,46 @@ export function postCallback(input: { url: string; body: string; headers: Record
       clearTimeout(timer);
       resolve(done(r));
     };
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
-        lookup: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : guardedLookup(input.allowPrivate),
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < SNIPPET_BYTES) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () => finish({ httpStatus: res.statusCode ?? null, error: null, responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') }));
-        res.on('error', (e) => finish({ httpStatus: res.statusCode ?? null, error: e.message, responseSnippet: null }));
-      },
-    );
+    let req: http.ClientRequest;
+    const send = (agent: http.Agent | false) => {
+      req = client.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
+          lookup: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : guardedLookup(input.allowPrivate),
+          agent,
+        },
+        onResponse,
+      );
+      const sent = req;
+      sent.on('error', (e: NodeJS.ErrnoException) => {
+        // A kept-open socket the receiver closed as we wrote to it: the request never got
+        // an answer there, so it goes once more on a new connection, in the same attempt.
+        if (sent.reusedSocket && !answered && (e.code === 'ECONNRESET' || e.code === 'EPIPE') && !settled) return send(false);
+        finish({ httpStatus: null, error: e.message, responseSnippet: null });
+      });
+      // Without it, Nagle's algorithm meeting the receiver's delayed ACK held many small
+      // callbacks back by 40 ms or more on an otherwise idle connection.
+      sent.setNoDelay(true);
+      sent.end(input.body);
+    };
+    let answered = false;
+    const onResponse = (res: http.IncomingMessage) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < SNIPPET_BYTES) chunks.push(c);
+        size += c.length;
+      });
+      res.on('end', () => finish({ httpStatus: res.statusCode ?? null, error: null, responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') }));
+      res.on('error', (e) => finish({ httpStatus: res.statusCode ?? null, error: e.message, responseSnippet: null }));
+    };
     const timer = setTimeout(() => {
       finish({ httpStatus: null, error: `no answer within ${input.timeoutMs} ms`, responseSnippet: null });
       req.destroy();
     }, input.timeoutMs);
-    req.on('error', (e) => finish({ httpStatus: null, error: e.message, responseSnippet: null }));
-    // Without it, Nagle's algorithm meeting the receiver's delayed ACK held many small
-    // callbacks back by 40 ms or more on an otherwise idle connection.
-    req.setNoDelay(true);
-    req.end(input.body);
+    send(agentFor(url.protocol, input.allowPrivate));
   });
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postCallback } from '../../src/adapters/callback-http.js';
 import { DeliverCallback } from '../../src/services/deliver-callback.js';
@@ -272,6 +273,78 @@ describe('callback HTTP: timeouts, redirects and SSRF', () => {
       expect(r.httpStatus).toBeNull();
       expect(r.error).toMatch(/no answer within 5000 ms/);
       expect(r.durationMs).toBeGreaterThanOrEqual(4900);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  /** A raw HTTP/1.1 receiver: `onRequest(n, socket)` answers (or not) the n-th request, over all connections. */
+  async function rawReceiver(onRequest: (n: number, socket: net.Socket) => void) {
+    let requests = 0;
+    let connections = 0;
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      let buffered = '';
+      socket.on('data', (d) => {
+        buffered += d.toString('latin1');
+        // Each request is headers + a body of content-length bytes ('{}' here).
+        for (;;) {
+          const end = buffered.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) return;
+          buffered = buffered.slice(end + 4 + length);
+          onRequest(++requests, socket);
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as net.AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/callback`,
+      connections: () => connections,
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise((r) => server.close(r));
+      },
+    };
+  }
+  const ok = (socket: net.Socket) => socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
+
+  it('callbacks to one receiver share a kept-open connection', async () => {
+    const rx = await rawReceiver((_n, socket) => ok(socket));
+    try {
+      for (let i = 0; i < 3; i++) expect(await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true })).toMatchObject({ httpStatus: 204, error: null });
+      expect(rx.connections()).toBe(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a kept-open connection the receiver dropped unanswered: the callback goes again on a new connection, in the same attempt', async () => {
+    // The second request arrives on the kept-open connection, which the receiver then
+    // closes without an answer (an idle timeout meeting our write); the third, on a new
+    // connection, is answered.
+    const rx = await rawReceiver((n, socket) => (n === 2 ? socket.destroy() : ok(socket)));
+    try {
+      expect(await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true })).toMatchObject({ httpStatus: 204 });
+      expect(await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true })).toMatchObject({ httpStatus: 204, error: null });
+      expect(rx.connections()).toBe(2);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a new connection dropped unanswered is a failed attempt (no second try)', async () => {
+    const rx = await rawReceiver((_n, socket) => socket.destroy());
+    try {
+      const r = await postCallback({ url: rx.url, body: '{}', headers, timeoutMs: 5000, allowPrivate: true });
+      expect(r).toMatchObject({ httpStatus: null });
+      expect(r.error).toBeTruthy();
+      expect(rx.connections()).toBe(1);
     } finally {
       await rx.close();
     }
