@@ -199,8 +199,12 @@ export class OrdersRepo {
     const [rows, total] = await Promise.all([
       this.pageStart(f).then((start) => {
         if (!start) return [];
-        const pageIds = this.filtered({ ...f, to: start.to }).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
-        return this.db.selectFrom('orders').selectAll().where('id', 'in', pageIds).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+        // Deferred join on the row's address: SQLite's index entries carry the rowid, so each
+        // row is one table seek (by id it is a seek in the random-keyed id index first:
+        // twice the page reads, ~40% of a deep filtered page's time at 1M orders).
+        const key = this.dialect === 'sqlite' ? sql<string>`rowid` : sql<string>`id`;
+        const pageKeys = this.filtered({ ...f, to: start.to }).select(key.as('k')).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
+        return this.db.selectFrom('orders').selectAll().where(key, 'in', pageKeys).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       }),
       this.countMatching(f),
     ]);
