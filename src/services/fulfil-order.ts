@@ -1,8 +1,8 @@
 import type { StatusResult, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
-import type { FulfilmentOrder, FulfilmentRepo, UsableRoute } from '../store/fulfilment-repo.js';
-import type { HandedOffJob, Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
+import type { FulfilmentOrder, FulfilmentRepo, Settled, UsableRoute } from '../store/fulfilment-repo.js';
+import type { Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
 import type { Clock } from './ports.js';
 
 export interface FulfilSettings {
@@ -14,11 +14,8 @@ export interface FulfilSettings {
 
 export type SupplierResolver = (route: { supplierId: string; adapter: string }) => Supplier;
 
-/**
- * Settled (with the callback job to run next, if this run settled it, and whether the
- * settling transaction also removed this job's row) or ask again later.
- */
-type Next = { done: true; callback?: HandedOffJob; written?: boolean } | { retryAt: number; error?: string };
+/** Settled (what the settling transaction wrote, if this run settled it) or ask again later. */
+type Next = { done: true; settled?: Settled | null } | { retryAt: number; error?: string };
 
 /** How often an order flagged for the operator is still asked about. */
 const FLAGGED_POLL_MS = 10 * 60_000;
@@ -40,7 +37,7 @@ export class FulfilOrder {
    */
   readonly handle: JobHandler<{ orderId: string }> = async (job) => {
     const next = await this.run(job);
-    if ('done' in next) return next.callback ? { status: 'done', handoff: [next.callback], ...(next.written ? { written: true } : {}) } : { status: 'done' };
+    if ('done' in next) return next.settled ? { status: 'done', handoff: [next.settled.callback], written: next.settled.jobDone } : { status: 'done' };
     return { status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome;
   };
 
@@ -116,15 +113,13 @@ export class FulfilOrder {
 
   private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: Job): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
-    const settled = await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job);
-    return settled ? { done: true, callback: settled.callback, written: settled.jobDone } : { done: true };
+    return { done: true, settled: await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job) };
   }
 
   private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: Job): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
-    const settled = await repo.fail(order.id, failure, clock.now(), job);
-    return settled ? { done: true, callback: settled.callback, written: settled.jobDone } : { done: true };
+    return { done: true, settled: await repo.fail(order.id, failure, clock.now(), job) };
   }
 
   private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {

@@ -106,14 +106,10 @@ export class JobsRepo {
    * `groupedLimit` bounds the callbacks (grouped rows) of one claim: the runner passes what
    * the group with the least room can still take, so it never claims rows only to give
    * them back (under one busy reseller that was ~3 releases and re-claims per order).
-   */
-  async claimDue(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<ClaimedJob[]> {
-    return (await this.claim(kinds, limit, workerId, now, leaseMs, skipGroups, groupedLimit)).jobs;
-  }
-
-  /**
-   * claimDue, and the kinds it found everything of (`exhausted`: their step got fewer rows
-   * than it asked for, so no more of them were due outside `skipGroups` at `now`).
+   *
+   * Returns the claimed rows and the kinds it found everything of (`exhausted`: their step
+   * got fewer rows than it asked for, so no more of them were due outside `skipGroups` at
+   * `now`).
    */
   async claim(kinds: string[], limit: number, workerId: string, now: number, leaseMs: number, skipGroups: string[] = [], groupedLimit = limit): Promise<{ jobs: ClaimedJob[]; exhausted: string[] }> {
     const first = kinds.filter((k) => k === JOB_KINDS.deliverCallback);

@@ -62,11 +62,22 @@ export class JobRunner {
   private lastClaim = { full: '', allAt: -Infinity };
   /** Under full load, claim once this many slots are free rather than after every job. */
   private readonly claimBatch: number;
+  /** Jobs one group may run at once here, whatever their speed: half the slots. */
+  private readonly groupCap: number;
 
   constructor(
     private readonly deps: { jobs: JobsRepo; handlers: Record<string, JobHandler<any>>; clock: Clock; logger: Logger; settings: RunnerSettings },
   ) {
     this.claimBatch = Math.max(1, Math.floor(deps.settings.concurrency / 8));
+    this.groupCap = Math.max(deps.settings.perGroup, Math.floor(deps.settings.concurrency / 2));
+  }
+
+  /**
+   * The kinds this runner has handlers for (the only ones it claims). Read at each use: the
+   * composition root fills the handlers in after the runner is built.
+   */
+  private get kinds(): string[] {
+    return Object.keys(this.deps.handlers);
   }
 
   start(): void {
@@ -81,7 +92,7 @@ export class JobRunner {
    */
   wake(kinds?: readonly string[]): void {
     this.wakes++;
-    for (const k of kinds ?? Object.keys(this.deps.handlers)) {
+    for (const k of kinds ?? this.kinds) {
       this.exhausted.delete(k);
       this.lastWake.set(k, this.wakes);
     }
@@ -112,7 +123,7 @@ export class JobRunner {
 
   private async loop(): Promise<void> {
     const { jobs, clock, logger, settings } = this.deps;
-    const kinds = Object.keys(this.deps.handlers);
+    const kinds = this.kinds;
     let polled = true;
     while (this.running) {
       this.wakeRequested = false;
@@ -165,17 +176,16 @@ export class JobRunner {
    * later). A group not running here can take the half-slot cap and its parking places.
    */
   private groupCapacity(): { full: string[]; groupedLimit: number } {
-    const { perGroup, concurrency } = this.deps.settings;
-    const cap = Math.max(perGroup, Math.floor(concurrency / 2));
+    const { perGroup } = this.deps.settings;
     const full: string[] = [];
-    let groupedLimit = cap + perGroup;
+    let groupedLimit = this.groupCap + perGroup;
     for (const [group, runs] of this.groupRuns) {
       if (!this.hasRoom(group)) {
         full.push(group);
         continue;
       }
       const parkable = perGroup - (this.waiting.get(group)?.length ?? 0);
-      groupedLimit = Math.min(groupedLimit, cap - runs.length + Math.max(0, parkable));
+      groupedLimit = Math.min(groupedLimit, this.groupCap - runs.length + Math.max(0, parkable));
     }
     return { full, groupedLimit };
   }
@@ -184,8 +194,8 @@ export class JobRunner {
     if (group === null) return true;
     const runs = this.groupRuns.get(group);
     if (!runs) return true;
-    const { perGroup, slowMs, concurrency } = this.deps.settings;
-    if (runs.length >= Math.max(perGroup, Math.floor(concurrency / 2))) return false;
+    const { perGroup, slowMs } = this.deps.settings;
+    if (runs.length >= this.groupCap) return false;
     const slowSince = this.deps.clock.now() - slowMs;
     let slow = 0;
     for (const startedAt of runs) if (startedAt <= slowSince) slow++;
@@ -266,7 +276,7 @@ export class JobRunner {
    * on the (kind, run_at) index (~2.4 claims per order).
    */
   private claimMayFindMore(): boolean {
-    return this.exhausted.size < Object.keys(this.deps.handlers).length || this.groupCapacity().full.join('\n') !== this.lastClaim.full;
+    return this.exhausted.size < this.kinds.length || this.groupCapacity().full.join('\n') !== this.lastClaim.full;
   }
 
   /**

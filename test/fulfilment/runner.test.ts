@@ -355,10 +355,10 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
   it("a dead worker's claim is taken again once its lease runs out, and the dead worker can no longer finish it", async () => {
     const now = Date.now();
     await enqueueJob(database.db, { kind: 'leased', payload: {}, runAt: now }, now);
-    const first = await jobs.claimDue(['leased'], 10, 'dead-worker', now, 1000);
+    const first = (await jobs.claim(['leased'], 10, 'dead-worker', now, 1000)).jobs;
     expect(first).toHaveLength(1);
-    expect(await jobs.claimDue(['leased'], 10, 'other', now + 500, 1000)).toHaveLength(0);
-    const again = await jobs.claimDue(['leased'], 10, 'other', now + 1500, 1000);
+    expect((await jobs.claim(['leased'], 10, 'other', now + 500, 1000)).jobs).toHaveLength(0);
+    const again = (await jobs.claim(['leased'], 10, 'other', now + 1500, 1000)).jobs;
     expect(again.map((j) => j.id)).toEqual([first[0]!.id]);
     expect(again[0]!.attempts).toBe(2);
     // The late original worker's outcome must not overwrite the new owner's claim.
@@ -374,12 +374,12 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     for (let i = 0; i < 3; i++) await enqueueJob(database.db, { kind: 'fulfil_order', payload: { i }, runAt: now - 1000 + i }, now);
     await enqueueJob(database.db, { kind: 'deliver_callback', payload: { c: 1 }, runAt: now - 10, groupKey: 'reseller:x' }, now);
     const kinds = ['fulfil_order', 'deliver_callback'];
-    const first = await jobs.claimDue(kinds, 2, 'w-prio', now, 60_000);
+    const first = (await jobs.claim(kinds, 2, 'w-prio', now, 60_000)).jobs;
     expect(first.map((j) => j.kind)).toEqual(['deliver_callback', 'fulfil_order']);
     expect(JSON.parse(first[1]!.payload)).toEqual({ i: 0 }); // the oldest fulfilment job
     // A full group's callbacks are skipped; fulfilment is still claimed in run_at order.
     await enqueueJob(database.db, { kind: 'deliver_callback', payload: { c: 2 }, runAt: now - 5, groupKey: 'reseller:x' }, now);
-    const next = await jobs.claimDue(kinds, 5, 'w-prio', now, 60_000, ['reseller:x']);
+    const next = (await jobs.claim(kinds, 5, 'w-prio', now, 60_000, ['reseller:x'])).jobs;
     expect(next.map((j) => JSON.parse(j.payload)).sort((x, y) => x.i - y.i)).toEqual([{ i: 1 }, { i: 2 }]); // a claim's rows come in no set order
     await database.db.deleteFrom('jobs').execute();
   });
@@ -387,7 +387,7 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
   it('two concurrent claimers never get the same row', async () => {
     const now = Date.now();
     for (let i = 0; i < 40; i++) await enqueueJob(database.db, { kind: 'shared', payload: { i }, runAt: now }, now);
-    const claims = await Promise.all(Array.from({ length: 8 }, (_, w) => jobs.claimDue(['shared'], 5, `w${w}`, now, 60_000)));
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, w) => jobs.claim(['shared'], 5, `w${w}`, now, 60_000).then((c) => c.jobs)));
     const ids = claims.flat().map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(40);

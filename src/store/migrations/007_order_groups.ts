@@ -20,7 +20,7 @@ import type { Dialect } from '../db.js';
 export function orderGroups(dialect: Dialect) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      // Claims take one kind at a time (callbacks first, JobsRepo.claimDue): walk (kind, run_at).
+      // Claims take one kind at a time (callbacks first, JobsRepo.claim): walk (kind, run_at).
       await db.schema.createIndex('jobs_kind_due').on('jobs').columns(['kind', 'run_at']).execute();
       if (dialect !== 'postgres') return;
       await sql.raw(`create function topup_place_orders(p jsonb) returns jsonb language plpgsql as $$
