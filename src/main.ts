@@ -112,7 +112,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds;
-  const database = openDatabase(config.store);
+  const database = openDatabase(config.store, { threads: true });
   await migrateToLatest(database);
   const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
@@ -121,7 +121,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
-  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite }), ledger: new LedgerRepo(db) };
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   // One read of the shared cache versions per request validates every in-process cache.
   const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(() => readVersions(db));

@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import type { StoreConfig } from '../config.js';
 import type { DB } from './schema.js';
+import type { CheckpointerData } from './threads/sqlite-checkpointer.js';
+import { OrderWriterThread } from './order-writer-thread.js';
+import { openSqlite } from './sqlite-connection.js';
+import { startThread, stopThread } from './threads/start-thread.js';
 
 export type Dialect = StoreConfig['kind'];
 
@@ -19,6 +23,8 @@ export interface Database {
    * another transaction's uncommitted writes).
    */
   sqlite?: SQLite.Database;
+  /** SQLite, long-running processes: the thread that commits order groups. */
+  orderWriter?: OrderWriterThread;
   close(): Promise<void>;
 }
 
@@ -29,23 +35,41 @@ pg.types.setTypeParser(20, (v) => {
   return n;
 });
 
-export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {}): Database {
+export interface OpenOptions {
+  poolSize?: number;
+  /**
+   * SQLite, for long-running processes (a one-shot CLI command leaves this to SQLite and
+   * its own thread): checkpoint the WAL on a thread of its own instead of inside the
+   * commit that crosses the threshold (threads/sqlite-checkpointer.ts), and commit order
+   * groups on another (threads/sqlite-order-writer.ts), each on its own connection.
+   */
+  threads?: boolean;
+}
+
+/** Checkpoint ticks of the background checkpointer. */
+const CHECKPOINT_INTERVAL_MS = 100;
+
+export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Database {
   if (store.kind === 'sqlite') {
     mkdirSync(path.dirname(store.file), { recursive: true });
-    const sqlite = new SQLite(store.file);
-    sqlite.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode survives a process crash without losing committed transactions.
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 5000');
-    // Savepoint journals (one per order of a group commit) in memory: in temp files they
-    // cost a write per page touched, most of the group's system time.
-    sqlite.pragma('temp_store = MEMORY');
-    // Checkpoint (copy the WAL into the database file, then sync) every ~40 MB of WAL
-    // instead of every ~4 MB: fewer syncs on the committing request's path.
-    sqlite.pragma('wal_autocheckpoint = 10000');
-    sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+    const threads = opts.threads === true && store.file !== ':memory:';
+    const sqlite = openSqlite(store.file, { checkpointInBackground: threads });
+    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) });
+    const checkpointer = threads
+      ? startThread(new URL('./threads/sqlite-checkpointer.ts', import.meta.url), { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerData)
+      : null;
+    // Without its checkpointer (it failed to start or died) SQLite checkpoints as before.
+    checkpointer?.once('exit', () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 10000'));
+    checkpointer?.on('error', () => {});
+    const orderWriter = threads ? new OrderWriterThread(store.file) : undefined;
+    return {
+      db, dialect: 'sqlite', sqlite, orderWriter,
+      async close() {
+        await orderWriter?.close();
+        if (checkpointer) await stopThread(checkpointer);
+        await db.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
   // An idle connection the server closed (restart, failover) must not crash the process:
@@ -53,6 +77,27 @@ export function openDatabase(store: StoreConfig, opts: { poolSize?: number } = {
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely begins SQLite transactions with a deferred `begin`. With a second connection
+ * writing (the order writer thread, a separate worker process), a deferred transaction
+ * that reads and then writes fails at once with SQLITE_BUSY if the other connection
+ * committed in between (its snapshot is stale; waiting cannot help). `begin immediate`
+ * takes the write lock first, waiting for it (busy_timeout), so it always proceeds.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly handle: SQLite.Database) {
+    super({ database: handle });
+  }
+
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })({ database: this.handle });
+  }
 }
 
 /** Unique-constraint violation on either store (the ref_id race, a second refund, …). */

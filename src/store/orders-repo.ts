@@ -3,7 +3,9 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation, type Dialect } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import type { OrderWriterThread } from './order-writer-thread.js';
 import type { DB, OrdersTable } from './schema.js';
+import { REF_LOOKUP_SQL, sqliteOrderGroup, type GroupOrder, type OrderAnswer } from './sqlite-order-group.js';
 
 export class DuplicateRefId extends Error {}
 class NoLongerRefundable extends Error {}
@@ -66,7 +68,10 @@ export class OrdersRepo {
    * How a group runs (the order transaction is the same statements everywhere, see placeIn):
    * - SQLite: prepared statements run synchronously inside one better-sqlite3 transaction,
    *   each order in a nested transaction (a savepoint); no Kysely query building, no await
-   *   between statements. It holds Kysely's connection mutex meanwhile.
+   *   between statements (sqlite-order-group.ts). In the service it runs on the order
+   *   writer thread's own connection (threads/sqlite-order-writer.ts), so the event loop
+   *   goes on with HTTP and the worker while a group commits; without that thread, on
+   *   the service's connection, holding Kysely's connection mutex meanwhile.
    * - PostgreSQL: one call of `topup_place_orders(jsonb)` (migration 007), one round trip
    *   and one commit for the group; each order runs in its own exception block (a
    *   subtransaction: the savepoint, server-side) and the function answers each order's
@@ -80,16 +85,18 @@ export class OrdersRepo {
   private pumpScheduled = false;
   /** Groups run and the orders they held, since start: how well group commit groups. */
   readonly groupStats = { groups: 0, orders: 0 };
-  private readonly sqliteGroup: ((batch: QueuedOrder[]) => Outcome[]) | null;
+  private readonly sqliteGroup: ((batch: GroupOrder[]) => OrderAnswer[]) | null;
+  private readonly orderWriter: OrderWriterThread | null;
   private readonly sqliteRef: SQLite.Statement | null;
   private readonly dialect: Dialect | null;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly group: { maxSize: number; concurrency: number } = { maxSize: 32, concurrency: 1 },
-    store?: { dialect: Dialect; sqlite?: SQLite.Database },
+    store?: { dialect: Dialect; sqlite?: SQLite.Database; orderWriter?: OrderWriterThread },
   ) {
     this.sqliteGroup = store?.sqlite ? sqliteOrderGroup(store.sqlite) : null;
+    this.orderWriter = store?.orderWriter ?? null;
     this.sqliteRef = store?.sqlite ? store.sqlite.prepare(REF_LOOKUP_SQL) : null;
     this.dialect = store?.dialect ?? null;
   }
@@ -102,9 +109,10 @@ export class OrdersRepo {
   }
 
   /**
-   * A SQLite group runs synchronously, so no order can arrive while one commits: started at
-   * once, every group would hold one order. It starts after this turn of the event loop
-   * instead (setImmediate), once the requests that arrived in the same turn have queued.
+   * A SQLite group started at once would hold one order: the requests read in the same
+   * turn of the event loop have not queued yet (and a group on the service's connection
+   * runs synchronously, so none can arrive meanwhile). It starts after this turn instead
+   * (setImmediate), once they have.
    */
   private schedule() {
     if (!this.sqliteGroup) return this.pump();
@@ -145,9 +153,8 @@ export class OrdersRepo {
   }
 
   private async runGroup(batch: QueuedOrder[]): Promise<Outcome[]> {
-    const sqliteGroup = this.sqliteGroup;
-    if (sqliteGroup) return this.db.connection().execute(async () => sqliteGroup(batch));
-    if (this.dialect === 'postgres') return postgresOrderGroup(this.db, batch);
+    const answers = await this.groupAnswers(batch);
+    if (answers) return answers.map((a, i) => outcome(batch[i]!, a));
     return this.db.transaction().execute(async (trx) => {
       const out: Outcome[] = [];
       for (const item of batch) {
@@ -163,6 +170,18 @@ export class OrdersRepo {
       }
       return out;
     });
+  }
+
+  /** The group as one statement batch, where the store has one (null: Kysely's path). */
+  private groupAnswers(batch: QueuedOrder[]): Promise<OrderAnswer[]> | null {
+    const sqliteGroup = this.sqliteGroup;
+    const writer = this.orderWriter;
+    // Only data crosses to the writer thread (a queued order also holds its promise's
+    // resolve and reject).
+    if (writer?.alive) return writer.run(batch.map(({ o, now }) => ({ o, now })));
+    if (sqliteGroup) return this.db.connection().execute(async () => sqliteGroup(batch));
+    if (this.dialect === 'postgres') return postgresOrderGroup(this.db, batch);
+    return null;
   }
 
   private filtered(f: Omit<OrderListFilter, 'limit' | 'offset'>) {
@@ -422,7 +441,7 @@ async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<
   } satisfies OrderRecord;
 }
 
-type QueuedOrder = { o: NewOrder; now: number; resolve: (r: OrderRecord) => void; reject: (e: unknown) => void };
+type QueuedOrder = GroupOrder & { resolve: (r: OrderRecord) => void; reject: (e: unknown) => void };
 type Outcome = { ok: OrderRecord } | { err: unknown };
 
 function settle(item: QueuedOrder, r: Outcome) {
@@ -436,64 +455,8 @@ const placedRecord = (o: NewOrder, now: number): OrderRecord => ({
   failureReason: null, createdAt: now, completedAt: null,
 });
 
-const REF_LOOKUP_SQL = 'select id from orders where reseller_id = ? and ref_id = ?';
-
-/**
- * placeIn as prepared SQLite statements (same statements, same order, same errors), for a
- * whole group in one transaction, each order in a nested transaction (a savepoint): a
- * failed order rolls back to it and the others commit.
- */
-function sqliteOrderGroup(sqlite: SQLite.Database): (batch: QueuedOrder[]) => Outcome[] {
-  const debit = sqlite.prepare(
-    'update resellers set balance = balance - ?, order_seq = order_seq + 1, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and balance >= ? returning balance, order_seq, ledger_seq',
-  );
-  const dup = sqlite.prepare(REF_LOOKUP_SQL);
-  const balance = sqlite.prepare('select balance from resellers where id = ?');
-  const insertOrder = sqlite.prepare(
-    `insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, serial_number, failure_code, failure_reason, created_at, completed_at, updated_at, checker_verified, seq)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', null, null, null, ?, null, ?, ?, ?)`,
-  );
-  const insertLedger = sqlite.prepare(
-    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq) values (?, 'order_debit', ?, ?, ?, null, ?, ?)`,
-  );
-  const insertJob = sqlite.prepare(
-    `insert into jobs (kind, payload, run_at, attempts, locked_until, locked_by, last_error, created_at, group_key) values (?, ?, ?, 0, null, null, null, ?, null)`,
-  );
-  const one = sqlite.transaction((o: NewOrder, now: number): OrderRecord => {
-    const d = debit.get(o.price, now, o.resellerId, o.price) as { balance: number; order_seq: number; ledger_seq: number } | undefined;
-    if (!d) {
-      if (dup.get(o.resellerId, o.refId)) throw new DuplicateRefId();
-      const current = balance.get(o.resellerId) as { balance: number } | undefined;
-      throw new InsufficientBalance(Number(current?.balance ?? 0));
-    }
-    insertOrder.run(o.id, o.resellerId, o.refId, o.productCode, o.productName, o.categorySlug, o.target, o.zone, o.price, now, now, o.checkerVerified ? 1 : 0, d.order_seq);
-    insertLedger.run(o.resellerId, -o.price, d.balance, o.id, now, d.ledger_seq);
-    insertJob.run(JOB_KINDS.fulfilOrder, JSON.stringify({ orderId: o.id }), now, now);
-    return placedRecord(o, now);
-  });
-  const group = sqlite.transaction((batch: QueuedOrder[]): Outcome[] =>
-    batch.map((item) => {
-      try {
-        return { ok: one(item.o, item.now) };
-      } catch (e) {
-        return { err: mapOrderError(e) };
-      }
-    }),
-  );
-  // A lone order needs no savepoint: its own transaction is the unit.
-  return (batch) => {
-    if (batch.length !== 1) return group(batch);
-    const [item] = batch;
-    try {
-      return [{ ok: one(item!.o, item!.now) }];
-    } catch (e) {
-      return [{ err: mapOrderError(e) }];
-    }
-  };
-}
-
 /** The group on PostgreSQL: one call of topup_place_orders (migration 007), one commit. */
-async function postgresOrderGroup(db: Kysely<DB>, batch: QueuedOrder[]): Promise<Outcome[]> {
+async function postgresOrderGroup(db: Kysely<DB>, batch: GroupOrder[]): Promise<OrderAnswer[]> {
   const input = batch.map(({ o, now }) => ({
     id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
     category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, now,
@@ -502,14 +465,18 @@ async function postgresOrderGroup(db: Kysely<DB>, batch: QueuedOrder[]): Promise
   // jsonb refuses a lone surrogate's \u escape; as a text parameter the driver's UTF-8
   // encoding stores U+FFFD for it, so the same replacement keeps the stored text as before.
   const json = JSON.stringify(input, (_k, v: unknown) => (typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v));
-  const { rows } = await sql<{ r: { e?: 'dup' | 'balance'; balance?: number }[] }>`select topup_place_orders(${json}::jsonb) as r`.execute(db);
+  const { rows } = await sql<{ r: OrderAnswer[] }>`select topup_place_orders(${json}::jsonb) as r`.execute(db);
   const results = rows[0]!.r;
   if (results.length !== batch.length) throw new Error(`topup_place_orders answered ${results.length} outcomes for ${batch.length} orders`);
-  return results.map((r, i): Outcome => {
-    if (r.e === 'dup') return { err: new DuplicateRefId() };
-    if (r.e === 'balance') return { err: new InsufficientBalance(Number(r.balance ?? 0)) };
-    return { ok: placedRecord(batch[i]!.o, batch[i]!.now) };
-  });
+  return results;
+}
+
+/** An order's answer from a group (SQLite's or PostgreSQL's) as the repo's outcome. */
+function outcome({ o, now }: GroupOrder, a: OrderAnswer): Outcome {
+  if (a.e === undefined) return { ok: placedRecord(o, now) };
+  if (a.e === 'dup') return { err: new DuplicateRefId() };
+  if (a.e === 'balance') return { err: new InsufficientBalance(Number(a.balance ?? 0)) };
+  return { err: Object.assign(new Error(a.message), { code: a.code }) };
 }
 
 function mapOrderError(e: unknown): unknown {

@@ -1,0 +1,53 @@
+import type { Worker } from 'node:worker_threads';
+import type { GroupOrder, OrderAnswer } from './sqlite-order-group.js';
+import { startThread, stopThread } from './threads/start-thread.js';
+import type { OrderWriterData, OrderWriterReply, OrderWriterRequest } from './threads/sqlite-order-writer.js';
+
+type Pending = { resolve: (a: OrderAnswer[]) => void; reject: (e: Error) => void };
+
+/**
+ * The service's side of the order writer thread (threads/sqlite-order-writer.ts): hands it
+ * a group and resolves with each order's answer once the group committed. If the thread
+ * dies, the groups it held fail (nothing of them is known to have committed… or not: the
+ * caller treats them as a failed group) and `alive` turns false so the caller can commit
+ * on its own connection instead.
+ */
+export class OrderWriterThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stopping = false;
+  alive = true;
+
+  constructor(file: string) {
+    this.worker = startThread(new URL('./threads/sqlite-order-writer.ts', import.meta.url), { file } satisfies OrderWriterData);
+    this.worker.on('message', (reply: OrderWriterReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if ('answers' in reply) p.resolve(reply.answers);
+      else p.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    });
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', () => this.fail(new Error('the order writer thread exited')));
+  }
+
+  run(batch: GroupOrder[]): Promise<OrderAnswer[]> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, batch } satisfies OrderWriterRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    if (this.alive) await stopThread(this.worker);
+  }
+
+  private fail(e: Error) {
+    this.alive = false;
+    for (const p of this.pending.values()) p.reject(this.stopping ? new Error('the store is closing') : e);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,76 @@
+import { statSync } from 'node:fs';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/store/db.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { createTestStore, type TestStore } from '../support/stores.js';
+
+/**
+ * A long-running process checkpoints the SQLite WAL on a thread of its own, so no commit
+ * on the event loop pays for copying the WAL into the database file. Observable from
+ * outside: the database file itself takes the writes well before SQLite's own
+ * auto-checkpoint threshold, which a plain connection only reaches at ~40 MB of WAL.
+ */
+describe('SQLite background checkpoint', () => {
+  let store: TestStore | undefined;
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    await store?.drop();
+  });
+
+  const write = async (db: Database['db'], rows: number) => {
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows; i++) {
+        await sql`insert into system_state (key, value) values (${`k${i}`}, ${'x'.repeat(1000)})`.execute(trx);
+      }
+    });
+  };
+  const fileSize = (file: string) => statSync(file).size;
+
+  const settleSize = async (file: string, waitMs: number) => {
+    const until = Date.now() + waitMs;
+    let size = fileSize(file);
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+      size = fileSize(file);
+    }
+    return size;
+  };
+
+  it('copies committed pages into the database file without a commit doing it', async () => {
+    store = await createTestStore('sqlite');
+    const file = (store.config as { file: string }).file;
+    database = openDatabase(store.config, { threads: true });
+    await migrateToLatest(database);
+    const before = fileSize(file);
+    await write(database.db, 2_000); // ~2 MB: far below the 200 MB backstop
+    const until = Date.now() + 10_000;
+    while (fileSize(file) < before + 1_000_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(fileSize(file)).toBeGreaterThan(before + 1_000_000);
+    const rows = await sql<{ n: number }>`select count(*) as n from system_state where key like 'k%'`.execute(database.db);
+    expect(Number(rows.rows[0]!.n)).toBe(2_000);
+  });
+
+  it('leaves the WAL alone on a connection opened without it (the control)', async () => {
+    store = await createTestStore('sqlite');
+    const file = (store.config as { file: string }).file;
+    database = openDatabase(store.config);
+    await migrateToLatest(database);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
+    const before = fileSize(file);
+    await write(database.db, 2_000);
+    expect(await settleSize(file, 500)).toBe(before);
+  });
+
+  it('stops its thread on close, and the store opens again', async () => {
+    store = await createTestStore('sqlite');
+    database = openDatabase(store.config, { threads: true });
+    await migrateToLatest(database);
+    await write(database.db, 10);
+    await database.close();
+    database = openDatabase(store.config, { threads: true });
+    const rows = await sql<{ n: number }>`select count(*) as n from system_state where key like 'k%'`.execute(database.db);
+    expect(Number(rows.rows[0]!.n)).toBe(10);
+  });
+});
