@@ -33,10 +33,13 @@ export class DeliverCallback {
   readonly handle: JobHandler<{ orderId: string; round?: number }> = async (job) => {
     const { callbacks, secrets, send, clock, ids } = this.deps;
     // Handed off by the statement that settled the order: target and delivery come with it.
+    // If it waited for its reseller's slots, the target is read again (the callback URL, the
+    // key or, by an operator's refund, the order may have changed), but not the delivery:
+    // only this job, under its lease, writes a pending delivery's attempts.
     // Otherwise both reads at once (on PostgreSQL one round trip of waiting, not two).
     const prepared = job.prepared as PreparedCallback | undefined;
     const [target, delivery] = prepared
-      ? [prepared.target, prepared.delivery]
+      ? [job.waited ? await callbacks.target(job.payload.orderId) : prepared.target, prepared.delivery]
       : await Promise.all([callbacks.target(job.payload.orderId), callbacks.open(job.payload.orderId, job.payload.round ?? 1, ids.uuid(), clock.now())]);
     if (!target || !delivery || !isDeliverable(target.order.status)) return { status: 'done' };
     const { order, callbackUrl, secretEnc } = target;

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import type { StoreConfig } from '../config.js';
 import type { DB } from './schema.js';
-import type { CheckpointerData } from './threads/sqlite-checkpointer.js';
 import { OrderWriterThread } from './order-writer-thread.js';
 import { openSqlite } from './sqlite-connection.js';
-import { startThread, stopThread } from './threads/start-thread.js';
+import { stopThread } from './threads/start-thread.js';
 
 export type Dialect = StoreConfig['kind'];
 
@@ -56,7 +56,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
     const sqlite = openSqlite(store.file, { checkpointInBackground: threads });
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) });
     const checkpointer = threads
-      ? startThread(new URL('./threads/sqlite-checkpointer.ts', import.meta.url), { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerData)
+      ? new Worker(new URL('./threads/sqlite-checkpointer.cjs', import.meta.url), { workerData: { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS } })
       : null;
     // Without its checkpointer (it failed to start or died) SQLite checkpoints as before.
     checkpointer?.once('exit', () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 10000'));

@@ -1,15 +1,14 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { HandedOffJob, HeldJob, JobLease } from '../worker/job-contract.js';
+import { JOB_KINDS } from './job-kinds.js';
 import type { DB, JobsTable } from './schema.js';
 
 /**
  * The durable outbox/queue. Work that must happen later (fulfil an order, deliver a
  * callback) is a row written in the same transaction as the state change that caused it.
+ * (The kinds live in a module of their own: the order writer thread needs them, not Kysely.)
  */
-export const JOB_KINDS = {
-  fulfilOrder: 'fulfil_order',
-  deliverCallback: 'deliver_callback',
-} as const;
+export { JOB_KINDS };
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { JOB_KINDS } from './jobs-repo.js';
+import { JOB_KINDS } from './job-kinds.js';
 import type { NewOrder } from './orders-repo.js';
 
 export interface GroupOrder {

@@ -19,6 +19,12 @@ export interface Job<P = unknown> {
   lease?: JobLease;
   /** A handed-off job's `prepared` data (see HandedOffJob); absent for a claimed row. */
   prepared?: unknown;
+  /**
+   * The handed-off job waited (its group was full) between its writer's commit and this
+   * run: what `prepared` holds may have changed in the store meanwhile, and the handler
+   * decides which of it still holds.
+   */
+  waited?: boolean;
 }
 
 export interface JobLease {
@@ -40,7 +46,7 @@ export interface HandedOffJob {
   /**
    * What the writing transaction already read for this job, consistent with the state it
    * committed (e.g. a settled order's callback target): its handler may use it instead of
-   * reading the store again. Only good right away: a job that has to wait drops it.
+   * reading the store again. A job that had to wait gets it with `Job.waited`.
    */
   prepared?: unknown;
 }

@@ -14,6 +14,7 @@ interface RunnableJob {
   groupKey: string | null;
   leaseUntil: number;
   prepared?: unknown;
+  waited?: boolean;
 }
 
 export interface RunnerSettings {
@@ -223,8 +224,8 @@ export class JobRunner {
       void this.deps.jobs.release(job.id, this.workerId).catch(() => {});
       return;
     }
-    // What its writer read for it goes stale while it waits: it reads the store when it runs.
-    queue.push({ ...job, prepared: undefined });
+    // What its writer read for it may go stale while it waits: its handler is told.
+    queue.push({ ...job, waited: job.prepared !== undefined });
     this.waiting.set(job.groupKey!, queue);
   }
 
@@ -315,7 +316,7 @@ export class JobRunner {
     const handler = this.deps.handlers[job.kind]!;
     let outcome: JobOutcome;
     try {
-      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil }, prepared: job.prepared });
+      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil }, prepared: job.prepared, waited: job.waited });
     } catch (err) {
       await this.rescheduleAfterError(job, err);
       return null;

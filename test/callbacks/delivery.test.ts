@@ -187,6 +187,29 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     });
   });
 
+  it('a handed-off callback that waited for its reseller\'s slots reads its target again but keeps the delivery it was handed', async () => {
+    await withStoppedWorker(() => ({ status: 204 }), async (rx, orderId) => {
+      const { db } = t.platform.database;
+      const { id, lease } = await leaseFulfilJob(orderId, 'test-worker');
+      const outcome = await t.platform.jobHandlers.fulfil_order!({ id, kind: 'fulfil_order', payload: { orderId }, attempts: 0, runAt: Date.now(), lease });
+      const [callback] = outcome.status === 'done' ? (outcome.handoff ?? []) : [];
+      const prepared = callback!.prepared as PreparedCallback;
+      // While it waited, the reseller moved its callback URL.
+      const moved = await startReceiver();
+      try {
+        await setCallbackUrl(moved.url);
+        expect(await t.platform.jobHandlers.deliver_callback!({ id: callback!.id, kind: 'deliver_callback', payload: callback!.payload, attempts: 0, runAt: Date.now(), lease, prepared, waited: true })).toEqual({ status: 'done', written: true });
+        expect(rx.received).toEqual([]);
+        expect(moved.received.map((r) => r.headers['x-callback-id'])).toEqual([prepared.delivery.id]);
+        expect(await db.selectFrom('callback_deliveries').select(['id', 'status', 'attempts']).where('order_id', '=', orderId).execute()).toEqual([
+          { id: prepared.delivery.id, status: 'delivered', attempts: 1 },
+        ]);
+      } finally {
+        await moved.close();
+      }
+    });
+  });
+
   it('a failed attempt leaves its job row due at the next attempt, unleased, in the transaction that recorded it; another holder\'s row is left alone', async () => {
     await withStoppedWorker(() => ({ status: 500 }), async (_rx, orderId) => {
       const { db } = t.platform.database;

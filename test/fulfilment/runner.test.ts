@@ -286,7 +286,7 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     }
   });
 
-  it('parks a handed-off job while its group is full, still leased, and runs it once the group has room (without its prepared data)', async () => {
+  it('parks a handed-off job while its group is full, still leased, and runs it once the group has room (its prepared data marked as waited)', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const ran: string[] = [];
@@ -298,10 +298,10 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       },
       parent: async (job) => {
         const child = await enqueueJob(database.db, { kind: 'child2', payload: {}, runAt: Date.now(), groupKey: 'full', lease: job.lease }, Date.now());
-        return { status: 'done', handoff: [{ ...child, prepared: 'stale once it waited' }] };
+        return { status: 'done', handoff: [{ ...child, prepared: 'read by the parent' }] };
       },
       child2: async (job) => {
-        ran.push(job.prepared === undefined ? 'child' : 'child with stale data');
+        ran.push(`child ${String(job.prepared)} waited=${job.waited}`);
         return { status: 'done' };
       },
     };
@@ -317,7 +317,7 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       expect(ran).toEqual([]);
       release();
       await until(async () => ran.length === 2, 'child ran after the group had room');
-      expect(ran).toEqual(['hold', 'child']);
+      expect(ran).toEqual(['hold', 'child read by the parent waited=true']);
     } finally {
       release();
       await runner.stop();
