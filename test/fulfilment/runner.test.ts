@@ -92,7 +92,7 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     for (let i = 0; i < 10; i++) await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'busy' }, runAt: now - 1000, groupKey: 'busy' }, now);
     await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'quiet' }, runAt: now, groupKey: 'quiet' }, now);
     await enqueueJob(database.db, { kind: 'grouped', payload: { g: 'none' }, runAt: now }, now);
-    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 2 } });
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 2, parkPerGroup: 2 } });
     runner.start();
     try {
       // Both other jobs ran while the busy group held its two slots, though 10 of it were due first.
@@ -169,8 +169,8 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     const counting = Object.assign(Object.create(jobs) as JobsRepo, {
       release: (id: number, workerId: string) => (releases++, jobs.release(id, workerId)),
     });
-    // Half of 8 slots run, one more waits leased (perGroup 1); not slow within this test.
-    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 1, slowMs: 60_000 } });
+    // Half of 8 slots run, one more waits leased (one parking place); not slow within this test.
+    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 8, perGroup: 1, slowMs: 60_000, parkPerGroup: 1 } });
     runner.start();
     try {
       const leased = async () => (await rows(JOB_KINDS.deliverCallback)).filter((r) => r.locked_by !== null).length;
@@ -189,6 +189,48 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
       while (waiting.length) waiting.shift()!();
       await runner.stop();
       while (waiting.length) waiting.shift()!();
+    }
+  });
+
+  it("by default a full group's handed-off jobs wait here, leased, up to twice the slots, rather than go back to the table", async () => {
+    await database.db.deleteFrom('jobs').execute();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const ran: string[] = [];
+    const handlers: Record<string, JobHandler<any>> = {
+      hold: async () => {
+        await gate;
+        return { status: 'done' };
+      },
+      parent: async (job) => {
+        const child = await enqueueJob(database.db, { kind: 'child3', payload: {}, runAt: Date.now(), groupKey: 'busy', lease: job.lease }, Date.now());
+        return { status: 'done', handoff: [child] };
+      },
+      child3: async () => {
+        ran.push('child');
+        return { status: 'done' };
+      },
+    };
+    const now = Date.now();
+    // 4 slots: the busy group holds its half (2); six parents hand off six of its jobs.
+    for (let i = 0; i < 2; i++) await enqueueJob(database.db, { kind: 'hold', payload: {}, runAt: now - 1000, groupKey: 'busy' }, now);
+    for (let i = 0; i < 6; i++) await enqueueJob(database.db, { kind: 'parent', payload: {}, runAt: now }, now);
+    let releases = 0;
+    const counting = Object.assign(Object.create(jobs) as JobsRepo, {
+      release: (id: number, workerId: string) => (releases++, jobs.release(id, workerId)),
+    });
+    const runner = new JobRunner({ jobs: counting, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, concurrency: 4, perGroup: 1, slowMs: 60_000 } });
+    runner.start();
+    try {
+      await until(async () => (await rows('parent')).length === 0, 'parents done');
+      expect((await rows('child3')).map((r) => r.locked_by)).toEqual(Array(6).fill(runner.workerId));
+      expect(ran).toEqual([]);
+      open();
+      await until(async () => ran.length === 6, 'children ran once the group had room');
+      expect(releases).toBe(0);
+    } finally {
+      open();
+      await runner.stop();
     }
   });
 
