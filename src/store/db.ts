@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { StoreConfig } from '../config.js';
 import type { DB } from './schema.js';
 import { OrderWriterThread } from './order-writer-thread.js';
-import { openSqlite } from './sqlite-connection.js';
+import { AUTOCHECKPOINT_PAGES, openSqlite } from './sqlite-connection.js';
 import { stopThread } from './threads/start-thread.js';
 
 export type Dialect = StoreConfig['kind'];
@@ -40,7 +40,7 @@ export interface OpenOptions {
   /**
    * SQLite, for long-running processes (a one-shot CLI command leaves this to SQLite and
    * its own thread): checkpoint the WAL on a thread of its own instead of inside the
-   * commit that crosses the threshold (threads/sqlite-checkpointer.ts), and commit order
+   * commit that crosses the threshold (threads/sqlite-checkpointer.cjs), and commit order
    * groups on another (threads/sqlite-order-writer.ts), each on its own connection.
    */
   threads?: boolean;
@@ -59,7 +59,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
       ? new Worker(new URL('./threads/sqlite-checkpointer.cjs', import.meta.url), { workerData: { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS } })
       : null;
     // Without its checkpointer (it failed to start or died) SQLite checkpoints as before.
-    checkpointer?.once('exit', () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 10000'));
+    checkpointer?.once('exit', () => sqlite.open && sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES.own}`));
     checkpointer?.on('error', () => {});
     const orderWriter = threads ? new OrderWriterThread(store.file) : undefined;
     return {
@@ -100,11 +100,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Unique-constraint violation on either store (the ref_id race, a second refund, …). */
-export function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string } | null;
-  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation } from './unique-violation.js';
 
 /**
  * Kysely prepares every query anew; parsing SQL costs more than running our small indexed

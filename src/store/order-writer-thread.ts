@@ -8,9 +8,9 @@ type Pending = { resolve: (a: OrderAnswer[]) => void; reject: (e: Error) => void
 /**
  * The service's side of the order writer thread (threads/sqlite-order-writer.ts): hands it
  * a group and resolves with each order's answer once the group committed. If the thread
- * dies, the groups it held fail (nothing of them is known to have committed… or not: the
- * caller treats them as a failed group) and `alive` turns false so the caller can commit
- * on its own connection instead.
+ * dies, the groups it held are rejected and `alive` turns false: OrdersRepo then retries
+ * each of their orders alone on the service's own connection, where an order of a group
+ * that did commit before the thread died is found as the duplicate it is.
  */
 export class OrderWriterThread {
   private readonly worker: Worker;

@@ -5,6 +5,9 @@ import SQLite from 'better-sqlite3';
  * uses (the service's own, the order writer thread's). Only better-sqlite3 here: threads
  * import this without the rest of the store.
  */
+/** WAL pages after which a commit checkpoints: on its own, or as the background checkpointer's backstop. */
+export const AUTOCHECKPOINT_PAGES = { own: 10_000, backstop: 50_000 };
+
 export function openSqlite(file: string, opts: { checkpointInBackground: boolean }): SQLite.Database {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -18,10 +21,10 @@ export function openSqlite(file: string, opts: { checkpointInBackground: boolean
   sqlite.pragma('temp_store = MEMORY');
   // Checkpoint (copy the WAL into the database file, then sync) every ~40 MB of WAL
   // instead of every ~4 MB: fewer syncs on the committing request's path. With the
-  // background checkpointer (threads/sqlite-checkpointer.ts) this is only a backstop
+  // background checkpointer (threads/sqlite-checkpointer.cjs) this is only a backstop
   // (~200 MB) for when it falls behind. The WAL file is cut back to 64 MB once a
   // checkpoint lets it restart.
-  sqlite.pragma(`wal_autocheckpoint = ${opts.checkpointInBackground ? 50_000 : 10_000}`);
+  sqlite.pragma(`wal_autocheckpoint = ${opts.checkpointInBackground ? AUTOCHECKPOINT_PAGES.backstop : AUTOCHECKPOINT_PAGES.own}`);
   sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   sqlite.pragma('foreign_keys = ON');
   return sqlite;

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { JOB_KINDS } from './job-kinds.js';
 import type { NewOrder } from './orders-repo.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export interface GroupOrder {
   o: NewOrder;
@@ -18,8 +19,6 @@ export type OrderAnswer =
   | { e: 'error'; message: string; code?: string };
 
 export const REF_LOOKUP_SQL = 'select id from orders where reseller_id = ? and ref_id = ?';
-
-const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 /**
  * The order transaction (OrdersRepo's placeIn) as prepared SQLite statements, same
@@ -60,8 +59,8 @@ export function sqliteOrderGroup(sqlite: SQLite.Database): (batch: GroupOrder[])
     try {
       return one(item.o, item.now);
     } catch (e) {
+      if (isUniqueViolation(e)) return { e: 'dup' };
       const err = e as { message?: string; code?: string };
-      if (err.code && UNIQUE_VIOLATIONS.has(err.code)) return { e: 'dup' };
       return { e: 'error', message: String(err.message ?? e), code: err.code };
     }
   };

@@ -6,14 +6,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../sqlite-connection.js';
-import { sqliteOrderGroup, type GroupOrder } from '../sqlite-order-group.js';
+import { sqliteOrderGroup, type GroupOrder, type OrderAnswer } from '../sqlite-order-group.js';
 
 export interface OrderWriterData {
   file: string;
 }
 
 export type OrderWriterRequest = { id: number; batch: GroupOrder[] } | { stop: true };
-export type OrderWriterReply = { id: number; answers: ReturnType<ReturnType<typeof sqliteOrderGroup>> } | { id: number; error: { message: string; code?: string } };
+export type OrderWriterReply = { id: number; answers: OrderAnswer[] } | { id: number; error: { message: string; code?: string } };
 
 const { file } = workerData as OrderWriterData;
 const sqlite = openSqlite(file, { checkpointInBackground: true });
