@@ -144,7 +144,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
   const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment });
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
-  const callbacks = new CallbacksRepo(db);
+  const callbacks = new CallbacksRepo(db, database.dialect);
   const present = presenters(currency.decimals);
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { OrderRecord } from '../domain/order.js';
 import type { HeldJob } from '../worker/job-contract.js';
-import { completeJob, enqueueCallback, rescheduleJob, type Executor } from './jobs-repo.js';
+import { completeJobQuery, enqueueCallback, rescheduleJobQuery, type Executor } from './jobs-repo.js';
 import { toRecord } from './orders-repo.js';
+import type { Dialect } from './db.js';
 import type { CallbackDeliveriesTable, DB } from './schema.js';
 
 export type Delivery = Selectable<CallbackDeliveriesTable>;
@@ -29,7 +30,10 @@ export const newestKeySecret = (resellerIdColumn: string) =>
 
 /** Durable callback delivery state: what a restarted worker continues from. */
 export class CallbacksRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** What a callback attempt needs, in one round trip. */
   target(orderId: string): Promise<CallbackTarget | null> {
@@ -57,18 +61,29 @@ export class CallbacksRepo {
     now: number,
     job?: HeldJob,
   ) {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
+    const steps = (db: Executor) => ({
+      attempt: db
         .insertInto('callback_attempts')
         .values({ delivery_id: d.id, attempt: a.attempt, started_at: a.startedAt, duration_ms: a.durationMs, http_status: a.httpStatus, error: a.error, response_snippet: a.snippet })
-        .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-        .execute();
-      await trx
+        .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()),
+      delivery: db
         .updateTable('callback_deliveries')
         .set({ attempts: a.attempt, status: next.status, next_attempt_at: next.nextAttemptAt, url: a.url, updated_at: now })
-        .where('id', '=', d.id)
-        .execute();
-      if (job) await (next.nextAttemptAt === null ? completeJob(trx, job) : rescheduleJob(trx, job, next.nextAttemptAt, null));
+        .where('id', '=', d.id),
+      job: job && (next.nextAttemptAt === null ? completeJobQuery(db, job) : rescheduleJobQuery(db, job, next.nextAttemptAt, null)),
+    });
+    if (this.dialect === 'postgres') {
+      // One statement (data-modifying CTEs): one round trip and an implicit transaction
+      // instead of five (begin, three statements, commit) per attempt.
+      const { attempt, delivery, job: jobStep } = steps(this.db);
+      await sql`with attempt as (${attempt}), delivery as (${delivery})${jobStep ? sql`, job as (${jobStep})` : sql``} select 1`.execute(this.db);
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const { attempt, delivery, job: jobStep } = steps(trx);
+      await attempt.execute();
+      await delivery.execute();
+      await jobStep?.execute();
     });
   }
 

@@ -59,18 +59,18 @@ export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: 
  * records the job's work (JobOutcome.written).
  */
 export async function completeJob(db: Executor, job: HeldJob): Promise<void> {
-  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.holder).execute();
+  await completeJobQuery(db, job).execute();
 }
+
+export const completeJobQuery = (db: Executor, job: HeldJob) => db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.holder);
 
 /** A job's row due again at `runAt`, unleased; only while it is still `job.holder`'s. */
 export async function rescheduleJob(db: Executor, job: HeldJob, runAt: number, error: string | null): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ run_at: runAt, locked_until: null, locked_by: null, last_error: error })
-    .where('id', '=', job.id)
-    .where('locked_by', '=', job.holder)
-    .execute();
+  await rescheduleJobQuery(db, job, runAt, error).execute();
 }
+
+export const rescheduleJobQuery = (db: Executor, job: HeldJob, runAt: number, error: string | null) =>
+  db.updateTable('jobs').set({ run_at: runAt, locked_until: null, locked_by: null, last_error: error }).where('id', '=', job.id).where('locked_by', '=', job.holder);
 
 export interface ClaimedJob {
   id: number;
