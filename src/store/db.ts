@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';

@@ -42,6 +42,7 @@ export class OrderWriterThread {
 
   async close(): Promise<void> {
     this.stopping = true;
+    // One that exited already would only wait out stopThread's grace period.
     if (this.alive) await stopThread(this.worker);
   }
 

@@ -1,13 +1,13 @@
 import SQLite from 'better-sqlite3';
 
+/** WAL pages after which a commit checkpoints: on its own, or as the background checkpointer's backstop. */
+export const AUTOCHECKPOINT_PAGES = { own: 10_000, backstop: 50_000 };
+
 /**
  * A connection to the SQLite store with the settings every connection of the service
  * uses (the service's own, the order writer thread's). Only better-sqlite3 here: threads
  * import this without the rest of the store.
  */
-/** WAL pages after which a commit checkpoints: on its own, or as the background checkpointer's backstop. */
-export const AUTOCHECKPOINT_PAGES = { own: 10_000, backstop: 50_000 };
-
 export function openSqlite(file: string, opts: { checkpointInBackground: boolean }): SQLite.Database {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
