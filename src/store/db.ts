@@ -8,6 +8,7 @@ import type { StoreConfig } from '../config.js';
 import type { DB } from './schema.js';
 import { OrderWriterThread } from './order-writer-thread.js';
 import { AUTOCHECKPOINT_PAGES, openSqlite } from './sqlite-connection.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 import { stopThread } from './threads/start-thread.js';
 
 export type Dialect = StoreConfig['kind'];
@@ -101,27 +102,3 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 export { isUniqueViolation } from './unique-violation.js';
-
-/**
- * Kysely prepares every query anew; parsing SQL costs more than running our small indexed
- * queries. The set of distinct SQL texts is small (queries are built from a fixed code
- * path, values are parameters), so prepared statements are kept, bounded just in case.
- */
-function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  return new Proxy(sqlite, {
-    get(target, prop, receiver) {
-      if (prop !== 'prepare') return Reflect.get(target, prop, receiver);
-      return (source: string) => {
-        let stmt = cache.get(source);
-        if (!stmt) {
-          if (cache.size >= max) cache.delete(cache.keys().next().value!);
-          stmt = prepare(source);
-          cache.set(source, stmt);
-        }
-        return stmt;
-      };
-    },
-  });
-}
