@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, LedgerEntryType } from './schema.js';
 
 export interface LedgerEntry {
@@ -30,24 +30,24 @@ export class LedgerRepo {
 
   /**
    * Newest first. Unfiltered: ledger_seq is the exact total and the page a seq range on the
-   * (reseller_id, seq) index, at any depth. Filtered (type or dates, rarer): the page walks
-   * the (reseller_id, id) index and the total is counted.
+   * (reseller_id, seq) index, read in one statement, at any depth. Filtered (type or dates,
+   * rarer): the page walks the (reseller_id, id) index and the total is counted.
    */
   async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
     if (!f.types && f.from === null && f.to === null) {
-      const r = await this.db.selectFrom('resellers').select('ledger_seq').where('id', '=', f.resellerId).executeTakeFirst();
-      const total = Number(r?.ledger_seq ?? 0);
-      const hi = total - f.offset;
-      if (hi < 1) return { entries: [], total };
+      // One statement: the counter and the page below it (see OrdersRepo.list).
+      const counter = this.db.selectFrom('resellers').select('ledger_seq').where('id', '=', f.resellerId);
       const rows = await this.db
         .selectFrom('ledger_entries as l')
         .leftJoin('orders as o', 'o.id', 'l.order_id')
         .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+        .select(counter.as('page_total'))
         .where('l.reseller_id', '=', f.resellerId)
-        .where('l.seq', '>=', Math.max(1, hi - f.limit + 1))
-        .where('l.seq', '<=', hi)
+        .where('l.seq', '<=', sql<number>`${counter} - ${f.offset}`)
         .orderBy('l.seq', 'desc')
+        .limit(f.limit)
         .execute();
+      const total = Number(rows[0] ? rows[0].page_total : ((await counter.executeTakeFirst())?.ledger_seq ?? 0));
       return { entries: rows.map(toEntry), total };
     }
     const base = this.filtered(f.resellerId, f.types, f.from, f.to);

@@ -194,25 +194,27 @@ export class OrdersRepo {
 
   /**
    * Newest first. Unfiltered (the common case): the reseller's order_seq is the exact total
-   * and the page is a seq range on the (reseller_id, seq) index, so page 20,000 costs what
-   * page 1 costs. Filtered: the page walks the (reseller, [status,] created_at, id) index
+   * and the page is a seq range on the (reseller_id, seq) index, read in the same statement,
+   * so page 20,000 costs what page 1 costs. Filtered: the page walks the (reseller, [status,] created_at, id) index
    * (a deferred join: skipped entries are never read as rows) and the exact total comes
    * from countMatching().
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
     if (!f.statuses && f.from === null && f.to === null) {
-      const r = await this.db.selectFrom('resellers').select('order_seq').where('id', '=', f.resellerId).executeTakeFirst();
-      const total = Number(r?.order_seq ?? 0);
-      const hi = total - f.offset;
-      if (hi < 1) return { orders: [], total };
+      // One statement: the counter (an uncorrelated subquery, read once) and the page below
+      // it on the (reseller_id, seq) index. Past the last page there is no row to carry the
+      // counter, and it is read alone.
+      const counter = this.db.selectFrom('resellers').select('order_seq').where('id', '=', f.resellerId);
       const rows = await this.db
         .selectFrom('orders')
         .selectAll()
+        .select(counter.as('page_total'))
         .where('reseller_id', '=', f.resellerId)
-        .where('seq', '>=', Math.max(1, hi - f.limit + 1))
-        .where('seq', '<=', hi)
+        .where('seq', '<=', sql<number>`${counter} - ${f.offset}`)
         .orderBy('seq', 'desc')
+        .limit(f.limit)
         .execute();
+      const total = Number(rows[0] ? rows[0].page_total : ((await counter.executeTakeFirst())?.order_seq ?? 0));
       return { orders: rows.map(toRecord), total };
     }
     const deep = f.offset >= BUCKET_SKIP_FROM_OFFSET ? await this.deepPageStart(f) : null;

@@ -66,6 +66,9 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     for (let page = 1; page <= 3; page++) entries.push(...(await r.client.get(`/wallet-history?limit=10&page=${page}`)).body.data.entries);
     const count = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('reseller_id', '=', r.id).executeTakeFirstOrThrow();
     expect(entries.length).toBe(Number(count.n));
+    const past = await r.client.get('/wallet-history?limit=10&page=4');
+    expect(past.body.meta).toMatchObject({ total: Number(count.n), page: 4, has_more: false });
+    expect(past.body.data.entries).toEqual([]);
     for (let i = 0; i < entries.length - 1; i++) expect(entries[i].balance_after - entries[i].amount).toBe(entries[i + 1].balance_after);
   });
 

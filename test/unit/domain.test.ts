@@ -3,7 +3,7 @@ import { ipAllowed, normalizeIp } from '../../src/domain/ip.js';
 import { parseDateRange, parsePage, parseStatusFilter, pageMeta } from '../../src/domain/list-query.js';
 import { parseDecimalPrice, toMajor } from '../../src/domain/money.js';
 import { parseOrderRequest } from '../../src/domain/order-request.js';
-import { orderCode } from '../../src/domain/order.js';
+import { isoMillis, orderCode } from '../../src/domain/order.js';
 import { sign, signatureMatches, timestampFresh } from '../../src/domain/signature.js';
 import { AppError } from '../../src/errors.js';
 
@@ -34,6 +34,13 @@ describe('money', () => {
 describe('order code and signatures', () => {
   it('order_code is ORD- and the first 12 hex of the UUID, upper-cased', () => {
     expect(orderCode('6c198c27-1514-40a4-8de1-fb0fd107bca9')).toBe('ORD-6C198C271514');
+    expect(orderCode('6C198C27-1514-40A4-8DE1-FB0FD107BCA9')).toBe('ORD-6C198C271514');
+    expect(orderCode('6c198c2715144')).toBe('ORD-6C198C271514'); // not canonical: the general rule
+  });
+  it('isoMillis writes exactly what toISOString writes, across days, edges and out-of-range times', () => {
+    const edges = [0, 1, 999, 1000, 59_999, 60_000, 3_599_999, 86_399_999, 86_400_000, Date.UTC(2026, 10, 24, 23, 59, 59, 999), Date.UTC(2028, 1, 29, 12), Date.UTC(9999, 11, 31, 23, 59, 59, 999), 253_402_300_800_000, -1, -86_400_001, 1.5, 1_794_507_337_680.7];
+    const walk = Array.from({ length: 20_000 }, (_, i) => 1_794_507_337_680 + i * 7_919_417 * (i % 2 ? 1 : -1));
+    for (const ms of [...edges, ...walk, ...edges]) expect(isoMillis(ms), String(ms)).toBe(new Date(ms).toISOString());
   });
   it('signs body + timestamp and compares safely', () => {
     const s = sign('secret', '1700000000000', '{"a":1}');
