@@ -9,7 +9,7 @@ export const isOrderStatus = (s: string): s is OrderStatus => (ORDER_STATUSES as
 /** ORD- + first 12 hex characters of the UUID without hyphens, upper-cased. Frozen format. */
 export function orderCode(orderId: string): string {
   // A canonical UUID (8-4-...) without the regex: every presented order and ledger entry pays it.
-  if (orderId.length === 36 && orderId[8] === '-') return `ORD-${(orderId.slice(0, 8) + orderId.slice(9, 13)).toUpperCase()}`;
+  if (orderId.length === 36 && orderId[8] === '-' && orderId[13] === '-') return `ORD-${(orderId.slice(0, 8) + orderId.slice(9, 13)).toUpperCase()}`;
   return `ORD-${orderId.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 }
 

@@ -195,9 +195,10 @@ export class OrdersRepo {
   /**
    * Newest first. Unfiltered (the common case): the reseller's order_seq is the exact total
    * and the page is a seq range on the (reseller_id, seq) index, read in the same statement,
-   * so page 20,000 costs what page 1 costs. Filtered: the page walks the (reseller, [status,] created_at, id) index
-   * (a deferred join: skipped entries are never read as rows) and the exact total comes
-   * from countMatching().
+   * so page 20,000 costs what page 1 costs. Filtered: the page walks the (reseller,
+   * [status,] created_at, id) index (a deferred join: skipped entries are never read as
+   * rows); the exact total comes from countMatching(), or on a deep page from the bucket
+   * sums that find where the page starts (deepPageStart).
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
     if (!f.statuses && f.from === null && f.to === null) {
