@@ -196,9 +196,8 @@ export class OrdersRepo {
    * Newest first. Unfiltered (the common case): the reseller's order_seq is the exact total
    * and the page is a seq range on the (reseller_id, seq) index, read in the same statement,
    * so page 20,000 costs what page 1 costs. Filtered: the page walks the (reseller,
-   * [status,] created_at, id) index (a deferred join: skipped entries are never read as
-   * rows); the exact total comes from countMatching(), or on a deep page from the bucket
-   * sums that find where the page starts (deepPageStart).
+   * [status,] created_at, id) index (pageRows); the exact total comes from countMatching(),
+   * or on a deep page from the bucket sums that find where the page starts (deepPageStart).
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
     if (!f.statuses && f.from === null && f.to === null) {
@@ -227,12 +226,16 @@ export class OrdersRepo {
 
   /** The filter's page that starts `start.offset` matches below `start.to`, newest first. */
   private pageRows(f: OrderListFilter, start: PageStart) {
-    // Deferred join on the row's address: SQLite's index entries carry the rowid, so each
-    // row is one table seek (by id it is a seek in the random-keyed id index first:
-    // twice the page reads, ~40% of a deep filtered page's time at 1M orders).
-    const key = this.dialect === 'sqlite' ? sql<string>`rowid` : sql<string>`id`;
-    const pageKeys = this.filtered({ ...f, to: start.to }).select(key.as('k')).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
-    return this.db.selectFrom('orders').selectAll().where(key, 'in', pageKeys).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const page = this.filtered({ ...f, to: start.to }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
+    // PostgreSQL: the index scan reads the rows in index order, and a reseller's rows of one
+    // hour lie together in the heap (inserted in time order). A join back by id went
+    // through the random-keyed primary key instead: 206 buffers against 13 for page 1,
+    // 219 against 90 for a deep page (1.1–1.3 ms → 0.7–0.8 ms a query).
+    if (this.dialect !== 'sqlite') return page.selectAll().execute();
+    // SQLite: a deferred join on the row's address. The skipped entries are read from the
+    // index only, and each page row is one table seek by rowid (by id it would be a seek in
+    // the random-keyed id index first: twice the page reads).
+    return this.db.selectFrom('orders').selectAll().where(sql<number>`rowid`, 'in', page.select(sql<number>`rowid`.as('k'))).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
   /**
