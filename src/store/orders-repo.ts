@@ -201,8 +201,8 @@ export class OrdersRepo {
    */
   async list(f: OrderListFilter): Promise<{ orders: OrderRecord[]; total: number }> {
     if (!f.statuses && f.from === null && f.to === null) {
-      // One statement: the counter (an uncorrelated subquery, read once) and the page below
-      // it on the (reseller_id, seq) index. Past the last page there is no row to carry the
+      // One statement: the counter (an uncorrelated subquery: no join for the planner to
+      // misjudge) and the page below it on the (reseller_id, seq) index. Past the last page there is no row to carry the
       // counter, and it is read alone.
       const counter = this.db.selectFrom('resellers').select('order_seq').where('id', '=', f.resellerId);
       const rows = await this.db

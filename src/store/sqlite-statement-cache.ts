@@ -19,24 +19,21 @@ import type SQLite from 'better-sqlite3';
  */
 export function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
+  const prepareRaw = sqlite.prepare.bind(sqlite);
+  const prepare = (source: string): SQLite.Statement => {
+    let stmt = cache.get(source);
+    if (stmt) return stmt;
+    if (SCHEMA_CHANGE.test(source)) {
+      cache.clear();
+      return prepareRaw(source);
+    }
+    if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    stmt = withRowBuilder(prepareRaw(source));
+    cache.set(source, stmt);
+    return stmt;
+  };
   return new Proxy(sqlite, {
-    get(target, prop, receiver) {
-      if (prop !== 'prepare') return Reflect.get(target, prop, receiver);
-      return (source: string) => {
-        let stmt = cache.get(source);
-        if (!stmt && SCHEMA_CHANGE.test(source)) {
-          cache.clear();
-          return prepare(source);
-        }
-        if (!stmt) {
-          if (cache.size >= max) cache.delete(cache.keys().next().value!);
-          stmt = withRowBuilder(prepare(source));
-          cache.set(source, stmt);
-        }
-        return stmt;
-      };
-    },
+    get: (target, prop, receiver) => (prop === 'prepare' ? prepare : Reflect.get(target, prop, receiver)),
   });
 }
 
@@ -47,14 +44,18 @@ function withRowBuilder(stmt: SQLite.Statement): SQLite.Statement {
   if (!stmt.reader) return stmt;
   const raw = stmt.raw(true);
   const build = rowBuilder(raw.columns().map((c) => c.name));
-  return new Proxy(raw, {
-    get(target, prop, receiver) {
-      if (prop === 'all') return (...params: unknown[]) => (target.all(...params) as unknown[][]).map(build);
-      if (prop === 'get') return (...params: unknown[]) => { const r = target.get(...params) as unknown[] | undefined; return r && build(r); };
-      if (prop === 'iterate') return function* (...params: unknown[]) { for (const r of target.iterate(...params)) yield build(r as unknown[]); };
-      return Reflect.get(target, prop, receiver);
+  const reads: Record<string | symbol, unknown> = {
+    all: (...params: unknown[]) => (raw.all(...params) as unknown[][]).map(build),
+    get: (...params: unknown[]) => {
+      const r = raw.get(...params) as unknown[] | undefined;
+      return r && build(r);
     },
-  });
+    iterate: function* (...params: unknown[]) {
+      for (const r of raw.iterate(...params)) yield build(r as unknown[]);
+    },
+  };
+  // The read methods are made once per statement; every other member is the statement's own.
+  return new Proxy(raw, { get: (target, prop, receiver) => (Object.hasOwn(reads, prop) ? reads[prop] : Reflect.get(target, prop, receiver)) });
 }
 
 /**
