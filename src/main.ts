@@ -37,7 +37,7 @@ import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
 import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
-import { readVersions, sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
+import { postgresVersionReader, sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
 import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
@@ -124,7 +124,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
   // One read of the shared cache versions per request validates every in-process cache.
-  const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(() => readVersions(db));
+  const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(postgresVersionReader(database.pool!));
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);

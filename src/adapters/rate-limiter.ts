@@ -63,8 +63,10 @@ export function createRateLimiter(redis: Redis | null): RateLimiter {
     } catch (err) {
       settle = (w) => w.reject(err);
     }
+    // The next call leaves after this turn, so the consumes read in this turn (after the
+    // answer) go with it instead of waiting for one more round trip.
     const next = waiting.get(key)!;
-    if (next.length) void send(key, next);
+    if (next.length) setImmediate(() => void send(key, next));
     else waiting.delete(key);
     batch.forEach(settle);
   }

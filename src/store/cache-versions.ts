@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { DB } from './schema.js';
 
 /**
@@ -19,11 +20,23 @@ export async function bumpVersion(db: Kysely<DB>, which: CacheName | 'all' = 'al
   await q.execute();
 }
 
-export async function readVersions(db: Kysely<DB>): Promise<CacheVersions> {
-  const rows = await db.selectFrom('cache_versions').select(['name', 'version']).execute();
+const VERSIONS_SQL = `select name, version from cache_versions where name in ('auth', 'catalog')`;
+
+function toVersions(rows: readonly (readonly [unknown, unknown])[]): CacheVersions {
   const v: CacheVersions = { auth: 0, catalog: 0 };
-  for (const r of rows) if (r.name === 'auth' || r.name === 'catalog') v[r.name] = Number(r.version);
+  for (const [name, version] of rows) if (name === 'auth' || name === 'catalog') v[name] = Number(version);
   return v;
+}
+
+/**
+ * The read on PostgreSQL: a named statement on the pool, so each connection parses and
+ * plans it once, and rows come back as arrays. Through Kysely it was built, parsed and
+ * planned again on every request (the read runs once per request, shared by those that
+ * arrive while one is in flight).
+ */
+export function postgresVersionReader(pool: pg.Pool): () => Promise<CacheVersions> {
+  const query = { name: 'topup_cache_versions', text: VERSIONS_SQL, rowMode: 'array' as const };
+  return async () => toVersions((await pool.query<[string, number]>(query)).rows);
 }
 
 /**
@@ -32,13 +45,8 @@ export async function readVersions(db: Kysely<DB>): Promise<CacheVersions> {
  * connection mutex (connection()), so it never reads inside another open transaction.
  */
 export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): () => Promise<CacheVersions> {
-  const stmt = sqlite.prepare(`select name, version from cache_versions where name in ('auth', 'catalog')`);
-  return () =>
-    db.connection().execute(async () => {
-      const v: CacheVersions = { auth: 0, catalog: 0 };
-      for (const r of stmt.all() as { name: 'auth' | 'catalog'; version: number }[]) v[r.name] = Number(r.version);
-      return v;
-    });
+  const stmt = sqlite.prepare(VERSIONS_SQL).raw();
+  return () => db.connection().execute(async () => toVersions(stmt.all() as [string, number][]));
 }
 
 /**
@@ -46,7 +54,10 @@ export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): ()
  * that *started after it asked*, so any write committed before the request arrived is
  * seen. Concurrent callers share reads:
  * - 'in-flight' (a read is a round trip, PostgreSQL): while one read is in flight,
- *   everyone who asks waits for the single next read, so at most two are in flight.
+ *   everyone who asks waits for the single next read, so at most two are in flight. That
+ *   next read starts after the turn in which the one in flight returned, so the requests
+ *   read in that turn (after its answer) join it too: under B2 on PostgreSQL a read
+ *   started at once was shared by ~5 requests.
  * - 'per-turn' (a read is synchronous, SQLite: nothing is ever in flight): everyone who
  *   asks in one turn of the event loop shares one read, taken after that turn
  *   (setImmediate). The requests that arrive together in one turn then cost one read.
@@ -62,14 +73,11 @@ export class VersionWatch {
 
   current(): Promise<CacheVersions> {
     if (this.sharing === 'per-turn') return (this.next ??= this.afterThisTurn());
+    // A next read, pending, starts later than this ask: joining it is never stale.
+    if (this.next) return this.next;
     if (!this.inFlight) return this.start();
-    if (!this.next) {
-      this.next = this.inFlight.then(
-        () => this.start(),
-        () => this.start(),
-      );
-    }
-    return this.next;
+    const afterIt = () => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.start());
+    return (this.next = this.inFlight.then(afterIt, afterIt));
   }
 
   private afterThisTurn(): Promise<CacheVersions> {

@@ -24,6 +24,8 @@ export interface Database {
    * another transaction's uncommitted writes).
    */
   sqlite?: SQLite.Database;
+  /** PostgreSQL: the pool under Kysely, for hot reads run as named (prepared) statements. */
+  pool?: pg.Pool;
   /** SQLite, long-running processes: the thread that commits order groups. */
   orderWriter?: OrderWriterThread;
   close(): Promise<void>;
@@ -77,7 +79,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', pool, close: () => db.destroy() };
 }
 
 /**

@@ -140,6 +140,21 @@ describe.skipIf(!REDIS_URL)('rate limiter on Redis: one round trip per burst of 
     expect(await other.get(storeKey(key))).toBe('50');
   });
 
+  it('consumes asked in the turn the answer came back in go out with the ones that waited (one call, not two)', async () => {
+    const limiter = createRateLimiter(redis);
+    const key = uniqueKey('same-turn');
+    const { result, commands } = await counting(async () => {
+      const first = limiter.consume(key, 20);
+      const waited = Array.from({ length: 4 }, () => limiter.consume(key, 20));
+      // Requests read in the same turn as the first answer, after it.
+      const sameTurn = first.then(() => Array.from({ length: 4 }, () => limiter.consume(key, 20)));
+      return Promise.all([first, ...waited, ...(await sameTurn)]);
+    });
+    expect(commands).toBe(2);
+    expect(result.map(shape)).toEqual(result.map((_, i) => expected(i + 1, 20)));
+    expect(await other.get(storeKey(key))).toBe('9');
+  });
+
   it('bursts in waves: far fewer calls than requests, and Redis holds the exact count', async () => {
     const limiter = createRateLimiter(redis);
     const key = uniqueKey('waves-count');

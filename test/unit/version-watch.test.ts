@@ -39,4 +39,20 @@ describe('VersionWatch: one shared read, never older than the ask', () => {
     expect(got.every((v) => v.auth === 2)).toBe(true);
     expect(s.reads).toBe(2);
   });
+
+  it('in-flight: asks in the turn the answer came back in (after it) join the next read with those that waited', async () => {
+    const { s, read } = fakeStore(5);
+    const watch = new VersionWatch(read);
+    const first = watch.current();
+    const waited = Array.from({ length: 3 }, () => watch.current());
+    s.version = 2;
+    const sameTurn = first.then(() => Array.from({ length: 3 }, () => watch.current()));
+    const got = await Promise.all([...waited, ...(await sameTurn)]);
+    expect(got.every((v) => v.auth === 2)).toBe(true);
+    expect(s.reads).toBe(2);
+    // Idle again: an ask reads at once, and sees what was written since.
+    s.version = 3;
+    expect((await watch.current()).auth).toBe(3);
+    expect(s.reads).toBe(3);
+  });
 });
