@@ -9,7 +9,7 @@ import type { DB } from './schema.js';
 import { OrderWriterThread } from './order-writer-thread.js';
 import { AUTOCHECKPOINT_PAGES, openSqlite } from './sqlite-connection.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
-import { stopThread } from './threads/start-thread.js';
+import { stopThread, THREAD_LIMITS } from './threads/start-thread.js';
 
 export type Dialect = StoreConfig['kind'];
 
@@ -59,7 +59,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
     const sqlite = openSqlite(store.file, { checkpointInBackground: threads });
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) });
     const checkpointer = threads
-      ? new Worker(new URL('./threads/sqlite-checkpointer.cjs', import.meta.url), { workerData: { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS } })
+      ? new Worker(new URL('./threads/sqlite-checkpointer.cjs', import.meta.url), { workerData: { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS }, resourceLimits: THREAD_LIMITS })
       : null;
     // Without its checkpointer (it failed to start or died) SQLite checkpoints as before.
     checkpointer?.once('exit', () => sqlite.open && sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES.own}`));
