@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { DuplicateRefId, InsufficientBalance, OrdersRepo, type NewOrder } from '../../src/store/orders-repo.js';
+import { startTestApp, uniqueRef } from '../support/app.js';
 import { createTestStore, type TestStore } from '../support/stores.js';
 
 /**
@@ -86,5 +87,17 @@ describe('SQLite order writer thread', () => {
       other.close();
     }
     expect(Number((await db.selectFrom('resellers').select('balance').where('id', '=', 'r1').executeTakeFirstOrThrow()).balance)).toBe(2_400);
+  });
+
+  it('a platform built for a one-shot command (the CLI) starts no store threads, and orders still commit', async () => {
+    const app = await startTestApp('sqlite', { overrides: { storeThreads: false } });
+    try {
+      expect(app.platform.database.orderWriter).toBeUndefined();
+      const placed = await app.client.post('/order', { ref_id: uniqueRef('cli'), product_code: 'FF-100', target: '123456789' });
+      expect(placed.status).toBe(200);
+      expect(app.platform.repos.orders.groupStats.orders).toBe(1);
+    } finally {
+      await app.close();
+    }
   });
 });
