@@ -276,14 +276,14 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     const base = db.prepare('select order_seq, ledger_seq from resellers where id = ?').get(resellerId) as { order_seq: number; ledger_seq: number };
     const order = db.prepare(`insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, completed_at, updated_at, seq)
       values (?, ?, ?, 'FF-100', '100 Diamonds', 'free-fire', '123', null, 15000, ?, ?, ?, ?, ?)`);
-    const ledger = db.prepare(`insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq) values (?, 'order_debit', -15000, 1, ?, null, ?, ?)`);
+    const ledger = db.prepare(`insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq, order_seq) values (?, 'order_debit', -15000, 1, ?, null, ?, ?, ?)`);
     const statuses = ['success', 'success', 'success', 'failed'];
     const batch = db.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const id = randomUUID();
         const at = now - (n - i) * 1000; // one order a second, back from now
         order.run(id, resellerId, `hist-${i}`, statuses[i % 4], at, at + 500, at, base.order_seq + i + 1);
-        ledger.run(resellerId, id, at, base.ledger_seq + i + 1);
+        ledger.run(resellerId, id, at, base.ledger_seq + i + 1, base.order_seq + i + 1);
       }
     });
     for (let i = 0; i < n; i += 50_000) batch(i, Math.min(n, i + 50_000));
@@ -311,8 +311,8 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     [resellerId, now, n, base.order_seq],
   );
   await c.query(
-    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq)
-     select reseller_id, 'order_debit', -15000, 1, id, null, created_at, seq - $2::bigint + $3::bigint from orders where reseller_id = $1 and ref_id like 'hist-%'`,
+    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq, order_seq)
+     select reseller_id, 'order_debit', -15000, 1, id, null, created_at, seq - $2::bigint + $3::bigint, seq from orders where reseller_id = $1 and ref_id like 'hist-%'`,
     [resellerId, base.order_seq, base.ledger_seq],
   );
   await c.query(

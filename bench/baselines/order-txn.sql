@@ -11,7 +11,7 @@ UPDATE resellers SET balance = balance - 15000, order_seq = order_seq + 1, ledge
 SELECT gen_random_uuid()::text AS oid \gset
 INSERT INTO orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, zone, price, status, created_at, updated_at, checker_verified, seq)
   VALUES (:oid, :rid, 'pgb-' || :client_id::text || '-' || :r::text, 'FF-100', '100 Diamonds', 'free-fire', '123456789', NULL, 15000, 'processing', 0, 0, 1, :order_seq);
-INSERT INTO ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq)
-  VALUES (:rid, 'order_debit', -15000, :balance, :oid, NULL, 0, :ledger_seq);
+INSERT INTO ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq, order_seq)
+  VALUES (:rid, 'order_debit', -15000, :balance, :oid, NULL, 0, :ledger_seq, :order_seq);
 INSERT INTO jobs (kind, payload, run_at, attempts, created_at) VALUES ('fulfil_order', '{}', 0, 0, 0);
 COMMIT;

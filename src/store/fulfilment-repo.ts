@@ -228,7 +228,7 @@ export class FulfilmentRepo {
   async fail(orderId: string, failure: Failure, now: number, job?: SettlingJob): Promise<Settled | null> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const order = await trx.selectFrom('orders').select(['reseller_id', 'price']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
+        const order = await trx.selectFrom('orders').select(['reseller_id', 'price', 'seq']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
         if (!order) return null;
         const price = Number(order.price);
         const wallet = await trx
@@ -247,7 +247,7 @@ export class FulfilmentRepo {
         if (Number(res.numUpdatedRows) !== 1) throw new NotProcessing();
         await trx
           .insertInto('ledger_entries')
-          .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq) })
+          .values({ reseller_id: order.reseller_id, type: 'order_refund', amount: price, balance_after: Number(wallet.balance), order_id: orderId, note: failure.code, created_at: now, seq: Number(wallet.ledger_seq), order_seq: Number(order.seq) })
           .execute();
         return this.settled(trx, orderId, order.reseller_id, now, job);
       });

@@ -68,11 +68,12 @@ export class LedgerRepo {
 
   /** The entries of one order (its debit and at most one refund), oldest first. */
   async forOrder(orderId: string): Promise<LedgerEntry[]> {
+    // By the order's (reseller_id, seq): the ledger has no index on order_id (migration 009).
     const rows = await this.db
-      .selectFrom('ledger_entries as l')
-      .leftJoin('orders as o', 'o.id', 'l.order_id')
+      .selectFrom('orders as o')
+      .innerJoin('ledger_entries as l', (j) => j.onRef('l.reseller_id', '=', 'o.reseller_id').onRef('l.order_seq', '=', 'o.seq'))
       .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
-      .where('l.order_id', '=', orderId)
+      .where('o.id', '=', orderId)
       .orderBy('l.id')
       .execute();
     return rows.map((r) => ({
@@ -103,7 +104,7 @@ export class LedgerRepo {
     const balanceAfter = Number(row.balance);
     const entry = await trx
       .insertInto('ledger_entries')
-      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, note, created_at: now, seq: Number(row.ledger_seq) })
+      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, order_seq: null, note, created_at: now, seq: Number(row.ledger_seq) })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { balanceAfter, entryId: Number(entry.id) };

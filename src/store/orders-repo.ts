@@ -342,8 +342,8 @@ export class OrdersRepo {
    * The operator's manual refund, exactly once: a status-guarded update (only from
    * processing or success) then the wallet credit and its order_refund entry, in one
    * transaction. Concurrent refunds queue on the order row (PostgreSQL) or the single
-   * writer (SQLite) and the losers match no row; the unique (order_id, type) ledger index
-   * is the last line of defence. `inTrx` writes what must commit with it (the audit line).
+   * writer (SQLite) and the losers match no row; the ledger's one-refund-per-order index
+   * (unique reseller_id, order_seq, type) is the last line of defence. `inTrx` writes what must commit with it (the audit line).
    * completed_at is stamped only if still null; no callback job (callbacks are for success
    * and failed only).
    */
@@ -378,7 +378,7 @@ export class OrdersRepo {
         const balanceAfter = Number(wallet.balance);
         await trx
           .insertInto('ledger_entries')
-          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq) })
+          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq), order_seq: Number(row.seq) })
           .execute();
         await inTrx(trx, { before, after, balanceAfter });
         return { ok: true, before, after, balanceAfter } as const;
@@ -475,7 +475,7 @@ async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<
     .execute();
   await trx
     .insertInto('ledger_entries')
-    .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq) })
+    .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq), order_seq: Number(debited.order_seq) })
     .execute();
   await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
   return {

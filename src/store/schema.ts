@@ -161,6 +161,8 @@ export interface LedgerEntriesTable {
   created_at: number;
   /** Per-reseller 1..N, gap-free; a trigger fills it for writers that leave it out (migration 006). */
   seq: Generated<number | null>;
+  /** The order's seq, set exactly when order_id is: the per-order uniqueness is keyed by it (migration 009). */
+  order_seq: number | null;
 }
 
 export interface JobsTable {

@@ -37,7 +37,7 @@ export function sqliteOrderGroup(sqlite: SQLite.Database): (batch: GroupOrder[])
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', null, null, null, ?, null, ?, ?, ?)`,
   );
   const insertLedger = sqlite.prepare(
-    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq) values (?, 'order_debit', ?, ?, ?, null, ?, ?)`,
+    `insert into ledger_entries (reseller_id, type, amount, balance_after, order_id, note, created_at, seq, order_seq) values (?, 'order_debit', ?, ?, ?, null, ?, ?, ?)`,
   );
   const insertJob = sqlite.prepare(
     `insert into jobs (kind, payload, run_at, attempts, locked_until, locked_by, last_error, created_at, group_key) values (?, ?, ?, 0, null, null, null, ?, null)`,
@@ -51,7 +51,7 @@ export function sqliteOrderGroup(sqlite: SQLite.Database): (batch: GroupOrder[])
       return { e: 'balance', balance: Number(current?.balance ?? 0) };
     }
     insertOrder.run(o.id, o.resellerId, o.refId, o.productCode, o.productName, o.categorySlug, o.target, o.zone, o.price, now, now, o.checkerVerified ? 1 : 0, d.order_seq);
-    insertLedger.run(o.resellerId, -o.price, d.balance, o.id, now, d.ledger_seq);
+    insertLedger.run(o.resellerId, -o.price, d.balance, o.id, now, d.ledger_seq, d.order_seq);
     insertJob.run(JOB_KINDS.fulfilOrder, JSON.stringify({ orderId: o.id }), now, now);
     return {};
   });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
-import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
+import { migrateTo } from '../../src/store/migrate.js';
 import { createTestStore, storeKinds, type TestStore } from '../support/stores.js';
 
 const HOUR = 3_600_000;
@@ -48,7 +48,7 @@ describe.each(storeKinds())('migration 008: hourly order counts (%s)', (kind) =>
     const history = Array.from({ length: 300 }, (_, i) => order(i, i % 5 === 0 ? 'r-b' : 'r-a', now - i * 863_000 - (i % 11 === 0 ? (now % HOUR) : 0) + (i % 13 === 0 ? -1 : 0), statuses[i % 3]!));
     await db.insertInto('orders').values(history).execute();
 
-    expect(await migrateToLatest(database)).toEqual(['008_hourly_order_counts']);
+    expect(await migrateTo(database, '008_hourly_order_counts')).toEqual(['008_hourly_order_counts']);
     expect(await counted(db)).toEqual(await expected(db));
     expect((await counted(db)).length).toBeGreaterThan(72); // hours, not days
 

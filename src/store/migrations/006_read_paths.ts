@@ -85,11 +85,14 @@ function sqliteTriggers(): string[] {
   out.push(`create trigger orders_seq_fill after insert on orders when new.seq is null begin
       update resellers set order_seq = order_seq + 1 where id = new.reseller_id;
       update orders set seq = (select order_seq from resellers where id = new.reseller_id) where id = new.id; end`);
-  out.push(`create trigger ledger_seq_fill after insert on ledger_entries when new.seq is null begin
-      update resellers set ledger_seq = ledger_seq + 1 where id = new.reseller_id;
-      update ledger_entries set seq = (select ledger_seq from resellers where id = new.reseller_id) where id = new.id; end`);
+  out.push(SQLITE_LEDGER_SEQ_FILL);
   return out;
 }
+
+/** Also created again by migration 009, which rebuilds the ledger table. */
+export const SQLITE_LEDGER_SEQ_FILL = `create trigger ledger_seq_fill after insert on ledger_entries when new.seq is null begin
+      update resellers set ledger_seq = ledger_seq + 1 where id = new.reseller_id;
+      update ledger_entries set seq = (select ledger_seq from resellers where id = new.reseller_id) where id = new.id; end`;
 
 function postgresTriggers(): string[] {
   const out: string[] = [];
