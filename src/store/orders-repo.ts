@@ -343,7 +343,8 @@ export class OrdersRepo {
    * processing or success) then the wallet credit and its order_refund entry, in one
    * transaction. Concurrent refunds queue on the order row (PostgreSQL) or the single
    * writer (SQLite) and the losers match no row; the ledger's one-refund-per-order index
-   * (unique reseller_id, order_seq, type) is the last line of defence. `inTrx` writes what must commit with it (the audit line).
+   * (unique reseller_id, order_seq, type) is the last line of defence. `inTrx` writes what
+   * must commit with it (the audit line).
    * completed_at is stamped only if still null; no callback job (callbacks are for success
    * and failed only).
    */
