@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
 import { createSecretBox, loadOrCreateMasterKey, type SecretBox } from './adapters/secret-box.js';
-import type { Config } from './config.js';
+import type { Config, StoreConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { presenters } from './http/presenters.js';
 import { resellerPipeline } from './http/reseller-pipeline.js';
@@ -37,7 +37,8 @@ import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
 import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
-import { postgresVersionReader, sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
+import { sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
+import { PostgresVersionFeed } from './store/postgres-version-feed.js';
 import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
@@ -64,6 +65,8 @@ export interface Platform {
   config: Config;
   logger: Logger;
   database: Database;
+  /** PostgreSQL: what lets requests skip the cache-version read (null on SQLite). */
+  versionFeed: PostgresVersionFeed | null;
   app: FastifyInstance;
   secrets: SecretBox;
   limiter: RateLimiter;
@@ -99,10 +102,12 @@ export interface PlatformOverrides {
   /** scrypt cost N; tests lower it so that many sign-ins stay quick. */
   passwordCost?: number;
   /**
-   * The store's threads (SQLite's order writer and checkpointer; default on). A one-shot
-   * CLI command goes without: it would start two threads (~0.1 s, ~30 MB) to use neither.
+   * The store's helpers for a long-running process (default on): SQLite's order writer and
+   * checkpointer threads, PostgreSQL's listening connection for cache versions. A one-shot
+   * CLI command goes without: it would start two threads (~0.1 s, ~30 MB) or open a
+   * connection to use none of them.
    */
-  storeThreads?: boolean;
+  storeHelpers?: boolean;
 }
 
 /**
@@ -117,7 +122,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds;
-  const database = openDatabase(config.store, { threads: overrides.storeThreads ?? true });
+  const helpers = overrides.storeHelpers ?? true;
+  const database = openDatabase(config.store, { threads: helpers });
   await migrateToLatest(database);
   const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
@@ -128,8 +134,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const { db } = database;
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
-  // One read of the shared cache versions per request validates every in-process cache.
-  const versions = database.sqlite ? new VersionWatch(sqliteVersionReader(db, database.sqlite), 'per-turn') : new VersionWatch(postgresVersionReader(database.pool!));
+  const { versions, feed } = await watchCacheVersions(database, config.store, helpers, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
@@ -200,7 +205,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
 
   return {
-    config, logger, database, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
+    config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
     core, operator, account, routes,
     startBackground() {
       runner.start();
@@ -213,10 +218,24 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       if (refreshTimer) clearInterval(refreshTimer);
       await runner.stop();
       await app.close();
+      await feed?.stop();
       await database.close();
       if (redis) redis.disconnect();
     },
   };
+}
+
+/**
+ * The shared cache versions validate every in-process cache: read once per request, or on
+ * PostgreSQL held between the changes its listener hears of (PostgresVersionFeed).
+ */
+async function watchCacheVersions(database: Database, store: StoreConfig, listen: boolean, logger: Logger) {
+  if (store.kind === 'sqlite') return { versions: new VersionWatch(sqliteVersionReader(database.db, database.sqlite!), 'per-turn'), feed: null };
+  const feed = new PostgresVersionFeed(database.pool!, store.url, {
+    onDrop: (err) => logger.warn({ err: (err as Error).message }, 'cache-version listener lost; each request reads the versions until it is back'),
+  });
+  if (listen) await feed.start();
+  return { versions: new VersionWatch(feed.read, 'in-flight', feed), feed };
 }
 
 /** Waits briefly for Redis so the first requests already share counts; a dead Redis only warns. */

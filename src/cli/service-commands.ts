@@ -84,7 +84,7 @@ async function migrate() {
 
 async function seed() {
   const config = loadConfig();
-  const platform = await createPlatform(config, { storeThreads: false });
+  const platform = await createPlatform(config, { storeHelpers: false });
   const creds = await platform.seedDemo();
   await platform.close();
   process.stdout.write(creds ? demoBanner(creds, `http://${config.host}:${config.port}/api/v1`) : 'demo data already present; nothing changed\n');

@@ -24,7 +24,7 @@ export function loadConfig(): Config {
 
 /** Runs fn with the whole platform (store, services) and closes it afterwards. */
 export async function withPlatform<T>(fn: (p: Platform) => Promise<T>): Promise<T> {
-  const platform = await createPlatform(loadConfig(), { storeThreads: false });
+  const platform = await createPlatform(loadConfig(), { storeHelpers: false });
   try {
     return await fn(platform);
   } finally {

@@ -1,6 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type pg from 'pg';
 import type { DB } from './schema.js';
 
 /**
@@ -20,27 +19,21 @@ export async function bumpVersion(db: Kysely<DB>, which: CacheName | 'all' = 'al
   await q.execute();
 }
 
-const VERSIONS_SQL = `select name, version from cache_versions where name in ('auth', 'catalog')`;
+export const VERSIONS_SQL = `select name, version from cache_versions where name in ('auth', 'catalog')`;
 
-function toVersions(rows: readonly (readonly [unknown, unknown])[]): CacheVersions {
+export function toVersions(rows: readonly (readonly [unknown, unknown])[]): CacheVersions {
   const v: CacheVersions = { auth: 0, catalog: 0 };
   for (const [name, version] of rows) if (name === 'auth' || name === 'catalog') v[name] = Number(version);
   return v;
 }
 
-/**
- * The read on PostgreSQL: a named statement on the pool, so each connection parses and
- * plans it once, and rows come back as arrays. Through Kysely it was built, parsed and
- * planned again on every request (the read runs once per request, shared by those that
- * arrive while one is in flight).
- */
-export function postgresVersionReader(pool: pg.Pool): () => Promise<CacheVersions> {
-  const query = { name: 'topup_cache_versions', text: VERSIONS_SQL, rowMode: 'array' as const };
-  return async () => toVersions((await pool.query<[string, number]>(query)).rows);
+/** Versions held from an earlier read, when they are known to be current; else null. */
+export interface HeldVersions {
+  fresh(): CacheVersions | null;
 }
 
 /**
- * The same read on SQLite as one prepared statement run synchronously: Kysely's query
+ * The read on SQLite, one prepared statement run synchronously: Kysely's query
  * building was most of its cost, and it runs on every request. It holds Kysely's
  * connection mutex (connection()), so it never reads inside another open transaction.
  */
@@ -50,9 +43,10 @@ export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): ()
 }
 
 /**
- * Reads the versions once per request, with no staleness: a caller always gets a read
- * that *started after it asked*, so any write committed before the request arrived is
- * seen. Concurrent callers share reads:
+ * The versions for one request. With `held` (PostgreSQL's PostgresVersionFeed), versions
+ * it vouches for are used without a read. Otherwise a read, with no staleness: a caller
+ * always gets a read that *started after it asked*, so any write committed before the
+ * request arrived is seen. Concurrent callers share reads:
  * - 'in-flight' (a read is a round trip, PostgreSQL): while one read is in flight,
  *   everyone who asks waits for the single next read, so at most two are in flight. That
  *   next read starts after the turn in which the one in flight returned, so the requests
@@ -70,9 +64,12 @@ export class VersionWatch {
   constructor(
     private readonly read: () => Promise<CacheVersions>,
     private readonly sharing: 'in-flight' | 'per-turn' = 'in-flight',
+    private readonly held?: HeldVersions,
   ) {}
 
   current(): Promise<CacheVersions> {
+    const known = this.held?.fresh();
+    if (known) return Promise.resolve(known);
     if (this.sharing === 'per-turn') return (this.next ??= this.afterThisTurn());
     // A next read, pending, starts later than this ask: joining it is never stale.
     if (this.next) return this.next;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/assertions.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
 import { createReseller } from '../support/resellers.js';
@@ -19,6 +19,17 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     t = await startTestApp(kind);
     other = await startTestApp(kind, { store: t.store, seed: false });
   });
+  /**
+   * A change committed by the other server. On PostgreSQL this server applies it once it
+   * has heard the change's notification (PostgresVersionFeed): wait for that, which also
+   * proves the change was announced. SQLite reads the versions on every request.
+   */
+  const byOther = async (change: () => Promise<unknown>) => {
+    const feed = t.platform.versionFeed;
+    const heard = feed?.notifications ?? 0;
+    await change();
+    if (feed) await vi.waitFor(() => expect(feed.notifications).toBeGreaterThan(heard), { timeout: 2000, interval: 5 });
+  };
   afterAll(async () => {
     await other?.close();
     await t?.close();
@@ -120,49 +131,49 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     expect(h.body.data.entries.map((e: any) => e.note)).toEqual(['test opening balance']);
   });
 
-  it('credential cache: suspension, key revocation and whitelist edits by another process apply to the next request', async () => {
+  it('credential cache: suspension, key revocation and whitelist edits by another process apply to the next request (PostgreSQL: once announced)', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
     const odb = other.platform.database.db; // writes go through the other server's connection
     expect((await r.client.get('/balance')).status).toBe(200); // cached now
-    await other.platform.repos.resellers.setStatus(r.id, 'suspended', Date.now());
+    await byOther(() => other.platform.repos.resellers.setStatus(r.id, 'suspended', Date.now()));
     expectError(await r.client.get('/balance'), 403, 'RESELLER_INACTIVE');
-    await other.platform.repos.resellers.setStatus(r.id, 'active', Date.now());
+    await byOther(() => other.platform.repos.resellers.setStatus(r.id, 'active', Date.now()));
     expect((await r.client.get('/balance')).status).toBe(200);
-    await odb.deleteFrom('ip_whitelist').where('reseller_id', '=', r.id).execute();
+    await byOther(() => odb.deleteFrom('ip_whitelist').where('reseller_id', '=', r.id).execute());
     expectError(await r.client.get('/balance'), 403, 'IP_NOT_WHITELISTED');
-    await other.platform.repos.resellers.addWhitelistIp(r.id, '127.0.0.1', Date.now());
+    await byOther(() => other.platform.repos.resellers.addWhitelistIp(r.id, '127.0.0.1', Date.now()));
     expect((await r.client.get('/balance')).status).toBe(200);
-    await odb.updateTable('api_keys').set({ revoked_at: Date.now() }).where('reseller_id', '=', r.id).execute();
+    await byOther(() => odb.updateTable('api_keys').set({ revoked_at: Date.now() }).where('reseller_id', '=', r.id).execute());
     expectError(await r.client.get('/balance'), 401, 'INVALID_API_KEY');
     expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 401, 'INVALID_API_KEY');
   });
 
-  it('catalog cache: price, tier, route and assignment changes by another process apply to the next request', async () => {
+  it('catalog cache: price, tier, route and assignment changes by another process apply to the next request (PostgreSQL: once announced)', async () => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
     const odb = other.platform.database.db;
     const price = async () => (await r.client.get('/products?limit=100')).body.data.products.find((p: any) => p.code === 'FF-100');
     const before = await price();
-    await odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '+', 1) })).where('product_code', '=', 'FF-100').execute();
+    await byOther(() => odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '+', 1) })).where('product_code', '=', 'FF-100').execute());
     expect((await price()).price).toBe(before.price + 1);
     expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1', price: before.price }), 409, 'PRICE_NOT_MATCH');
     const ok = await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1', price: before.price + 1 });
     expect(ok.body.data.price).toBe(before.price + 1);
-    await odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '-', 1) })).where('product_code', '=', 'FF-100').execute();
+    await byOther(() => odb.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '-', 1) })).where('product_code', '=', 'FF-100').execute());
     // Tier: prices follow at once.
-    await other.platform.repos.resellers.setTier(r.id, 'diamond', Date.now());
+    await byOther(() => other.platform.repos.resellers.setTier(r.id, 'diamond', Date.now()));
     const diamond = await odb.selectFrom('catalog_prices').select('price').where('product_code', '=', 'FF-100').where('tier', '=', 'diamond').executeTakeFirstOrThrow();
     expect((await price()).price).toBe(Number(diamond.price));
     // Routes: the gate closes and status turns inactive at once; and back.
-    await odb.updateTable('product_routes').set({ enabled: 0 }).where('product_code', '=', 'FF-100').execute();
+    await byOther(() => odb.updateTable('product_routes').set({ enabled: 0 }).where('product_code', '=', 'FF-100').execute());
     try {
       expect((await price()).status).toBe('inactive');
       expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 503, 'ORDER_FAILED_SUPPLIER_GATE');
     } finally {
-      await odb.updateTable('product_routes').set({ enabled: 1 }).where('product_code', '=', 'FF-100').execute();
+      await byOther(() => odb.updateTable('product_routes').set({ enabled: 1 }).where('product_code', '=', 'FF-100').execute());
     }
     expect((await price()).status).toBe('active');
     // Assignment: unassigned from the catalog, the products are gone.
-    await odb.deleteFrom('reseller_catalogs').where('reseller_id', '=', r.id).execute();
+    await byOther(() => odb.deleteFrom('reseller_catalogs').where('reseller_id', '=', r.id).execute());
     expect((await r.client.get('/products')).body.meta.total).toBe(0);
     expectError(await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1' }), 404, 'PRODUCT_NOT_FOUND');
   });

@@ -56,7 +56,7 @@ describe.each(storeKinds())('migration 009: the ledger keyed by order seq (%s)',
     // Written before 009 (no order_seq column yet).
     await db.insertInto('ledger_entries').values([entry('credit', null, 1), entry('order_debit', orderRow(1, 1).id, 2), entry('order_debit', orderRow(2, 2).id, 3), entry('order_refund', orderRow(2, 2).id, 4)] as never).execute();
 
-    expect(await migrateToLatest(database)).toEqual(['009_ledger_order_seq']);
+    expect(await migrateTo(database, '009_ledger_order_seq')).toEqual(['009_ledger_order_seq']);
     expect(await entries(db)).toEqual([
       { id: 1, type: 'credit', orderId: null, orderSeq: null, seq: 1 },
       { id: 2, type: 'order_debit', orderId: orderRow(1, 1).id, orderSeq: 1, seq: 2 },

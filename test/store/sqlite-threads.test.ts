@@ -90,7 +90,7 @@ describe('SQLite order writer thread', () => {
   });
 
   it('a platform built for a one-shot command (the CLI) starts no store threads, and orders still commit', async () => {
-    const app = await startTestApp('sqlite', { overrides: { storeThreads: false } });
+    const app = await startTestApp('sqlite', { overrides: { storeHelpers: false } });
     try {
       expect(app.platform.database.orderWriter).toBeUndefined();
       const placed = await app.client.post('/order', { ref_id: uniqueRef('cli'), product_code: 'FF-100', target: '123456789' });

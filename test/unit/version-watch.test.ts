@@ -55,4 +55,15 @@ describe('VersionWatch: one shared read, never older than the ask', () => {
     expect((await watch.current()).auth).toBe(3);
     expect(s.reads).toBe(3);
   });
+
+  it('held versions, while vouched for, stand in for the read; once not, it reads again', async () => {
+    const { s, read } = fakeStore(0);
+    let held: CacheVersions | null = { auth: 7, catalog: 7 };
+    const watch = new VersionWatch(read, 'in-flight', { fresh: () => held });
+    expect(await watch.current()).toEqual({ auth: 7, catalog: 7 });
+    expect(s.reads).toBe(0);
+    held = null;
+    expect((await watch.current()).auth).toBe(1);
+    expect(s.reads).toBe(1);
+  });
 });
