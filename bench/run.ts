@@ -46,6 +46,12 @@ interface Row {
   p50: number | null;
   p99: number | null;
   rssMb: number | null;
+  /**
+   * B1, B2: the server's CPU time per answered request (all its threads), the figure's and
+   * the baseline's of the same round. Throughput on 2 shared cores is also bounded by
+   * waiting; CPU per request says what each request costs.
+   */
+  cpuUs?: { figure: number | null; baseline: number | null };
   goal: string;
   met: boolean | null;
 }
@@ -58,15 +64,19 @@ interface Creds { baseUrl: string; apiKey: string; apiSecret: string; resellerId
  * caches, connection pools: the figures are steady state), except where a figure counts
  * what the run wrote to the store (B3, B4: `warmup: false`).
  */
-async function cannon(opts: { url: string; method: 'GET' | 'POST'; creds: Creds | Creds[]; body?: () => string; connections?: number; duration?: number; overallRate?: number; warmup?: boolean }) {
+async function cannon(opts: { url: string; method: 'GET' | 'POST'; creds: Creds | Creds[]; body?: () => string; connections?: number; duration?: number; overallRate?: number; warmup?: boolean; server?: Started }) {
   const pool = Array.isArray(opts.creds) ? opts.creds : [opts.creds];
   let turn = 0;
+  const warmup = opts.warmup !== false && !SMOKE;
+  // The server's CPU time over the measured part (the warm-up second is autocannon's first).
+  let cpuFrom = opts.server?.cpuMs() ?? 0;
+  const warmed = warmup && opts.server ? setTimeout(() => (cpuFrom = opts.server!.cpuMs()), 1000) : null;
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections ?? CONNECTIONS,
     duration: opts.duration ?? DURATION,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
-    ...(opts.warmup !== false && !SMOKE ? { warmup: { connections: opts.connections ?? CONNECTIONS, duration: 1 } } : {}),
+    ...(warmup ? { warmup: { connections: opts.connections ?? CONNECTIONS, duration: 1 } } : {}),
     requests: [
       {
         method: opts.method,
@@ -85,8 +95,10 @@ async function cannon(opts: { url: string; method: 'GET' | 'POST'; creds: Creds 
       },
     ],
   });
+  if (warmed) clearTimeout(warmed);
   const ok = result['2xx'];
-  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, ok };
+  const cpuUsPerRequest = opts.server ? ((opts.server.cpuMs() - cpuFrom) * 1000) / Math.max(1, ok + result.non2xx) : null;
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, ok, cpuUsPerRequest };
 }
 
 type LoadRun = Awaited<ReturnType<typeof cannon>>;
@@ -111,7 +123,8 @@ async function paired(baseline: () => Promise<LoadRun>, figure: () => Promise<Lo
   }
   const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
   const spread = rounds.length > 1 ? `; ${rounds.length} alternating rounds, ratios ${rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}` : '';
-  return { ...median, spread, non2xx: rounds.reduce((n, r) => n + r.base.non2xx + r.fig.non2xx, 0) };
+  const cpuUs = { figure: median.fig.cpuUsPerRequest, baseline: median.base.cpuUsPerRequest };
+  return { ...median, spread, cpuUs, non2xx: rounds.reduce((n, r) => n + r.base.non2xx + r.fig.non2xx, 0) };
 }
 
 const orderBody = (prefix = 'b') => () => JSON.stringify({ ref_id: `${prefix}-${randomUUID()}`, product_code: 'FF-100', target: '123456789' });
@@ -335,7 +348,7 @@ function add(r: Omit<Row, 'ratio' | 'met'> & { better?: 'higher' | 'lower'; goal
   let met: boolean | null = null;
   if (r.goalRatio !== undefined && ratio !== null) met = ratio >= r.goalRatio;
   if (r.goalAbs !== undefined && r.value !== null) met = r.value <= r.goalAbs;
-  rows.push({ id: r.id, figure: r.figure, value: r.value, unit: r.unit, baseline: r.baseline, baselineValue: r.baselineValue, ratio, p50: r.p50, p99: r.p99, rssMb: r.rssMb, goal: r.goal, met });
+  rows.push({ id: r.id, figure: r.figure, value: r.value, unit: r.unit, baseline: r.baseline, baselineValue: r.baselineValue, ratio, p50: r.p50, p99: r.p99, rssMb: r.rssMb, ...(r.cpuUs ? { cpuUs: r.cpuUs } : {}), goal: r.goal, met });
   console.log(`${r.id} ${r.figure}: ${r.value?.toFixed(1)} ${r.unit} vs ${r.baseline} ${r.baselineValue?.toFixed(1) ?? '-'}${ratio !== null ? ` (ratio ${ratio.toFixed(2)})` : ''}`);
 }
 
@@ -386,22 +399,22 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
       let b1: Awaited<ReturnType<typeof cannon>> | null = null;
       if (wants('B1')) {
         const pair = await paired(
-          () => cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS }),
-          () => cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS }),
+          () => cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS, server: bare }),
+          () => cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS, server: svc }),
         );
         const hmac = pair.base;
         b1 = pair.fig;
-        add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label}${pair.spread})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+        add({ id: 'B1', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns (${label}${pair.spread})`, value: b1.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: hmac.rps, p50: b1.p50, p99: b1.p99, rssMb: svc.peakRssMb(), cpuUs: pair.cpuUs, goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : 'see pgbench row', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
         if (pair.non2xx) throw new Error(`B1 ${label}: ${pair.non2xx} non-2xx answers`);
 
         const many = await addResellers(store, MANY_RESELLERS - 1, creds.baseUrl);
         const manyPair = await paired(
-          () => cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS }),
-          () => cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds: [creds, ...many], body: orderBody(), duration: ROUND_SECONDS }),
+          () => cannon({ url: `${bareUrl}/api/v1/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS, server: bare }),
+          () => cannon({ url: `${creds.baseUrl}/order`, method: 'POST', creds: [creds, ...many], body: orderBody(), duration: ROUND_SECONDS, server: svc }),
         );
         if (manyPair.non2xx) throw new Error(`B1 ${MANY_RESELLERS} resellers ${label}: ${manyPair.non2xx} non-2xx answers`);
         const b1many = manyPair.fig;
-        add({ id: 'B1', figure: `POST /order, ${MANY_RESELLERS} resellers, ${CONNECTIONS} conns (${label}${manyPair.spread})`, value: b1many.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: manyPair.base.rps, p50: b1many.p50, p99: b1many.p99, rssMb: svc.peakRssMb(), goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : '-', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+        add({ id: 'B1', figure: `POST /order, ${MANY_RESELLERS} resellers, ${CONNECTIONS} conns (${label}${manyPair.spread})`, value: b1many.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: manyPair.base.rps, p50: b1many.p50, p99: b1many.p99, rssMb: svc.peakRssMb(), cpuUs: manyPair.cpuUs, goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : '-', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
 
         if (kind === 'postgres') {
           const pgb = pgbenchOrderTxn((store as { url: string }).url, resellerId);
@@ -411,12 +424,12 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
 
       if (wants('B2')) {
         const pair = await paired(
-          () => cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds, duration: ROUND_SECONDS }),
-          () => cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds, duration: ROUND_SECONDS }),
+          () => cannon({ url: `${bareUrl}/api/v1/products?limit=50`, method: 'GET', creds, duration: ROUND_SECONDS, server: bare }),
+          () => cannon({ url: `${creds.baseUrl}/products?limit=50`, method: 'GET', creds, duration: ROUND_SECONDS, server: svc }),
         );
         if (pair.non2xx) throw new Error(`B2 ${label}: ${pair.non2xx} non-2xx answers`);
         const { base: bareProducts, fig: b2 } = pair;
-        add({ id: 'B2', figure: `GET /products page of 50 (${label}${pair.spread})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
+        add({ id: 'B2', figure: `GET /products page of 50 (${label}${pair.spread})`, value: b2.rps, unit: 'req/s', baseline: 'bare Fastify, same JSON', baselineValue: bareProducts.rps, p50: b2.p50, p99: b2.p99, rssMb: svc.peakRssMb(), cpuUs: pair.cpuUs, goal: 'ratio ≥ 0.7', goalRatio: 0.7 });
       }
 
       if (wants('B3', 'B4')) {
@@ -522,10 +535,11 @@ function writeReport() {
     'Each figure is measured beside its baseline in the same run; compare ratios, not absolute numbers (2 shared cores).',
     `B1 and B2 alternate with their bare baseline: ${PAIRED_ROUNDS} round(s) of ${ROUND_SECONDS} s each side (baseline, figure, baseline, figure, …); the row is the round with the median ratio, and every round's ratio is in the figure's text.`,
     'The service runs as its own process (`topup serve`, worker off: ingestion only); autocannon drives it from this process, after one unmeasured second of warm-up at the same load (not for B3/B4).',
+    'CPU µs/request (B1, B2): CPU time of the serving process (all its threads, from /proc) over the measured part of the median round, per answered request; in brackets the bare baseline server\'s in the same round. It holds steadier than throughput on a shared machine, and says what a request costs where a figure is bounded by CPU.',
     '',
-    '| id | figure | value | baseline | baseline value | ratio | p50 ms | p99 ms | peak RSS MB | goal | met |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.id} | ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.baseline} | ${fmt(r.baselineValue)} | ${fmt(r.ratio, 2)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rssMb, 0)} | ${r.goal} | ${r.met === null ? '-' : r.met ? 'yes' : '**no**'} |`),
+    '| id | figure | value | baseline | baseline value | ratio | p50 ms | p99 ms | peak RSS MB | CPU µs/request (baseline) | goal | met |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.id} | ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.baseline} | ${fmt(r.baselineValue)} | ${fmt(r.ratio, 2)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rssMb, 0)} | ${r.cpuUs ? `${fmt(r.cpuUs.figure, 0)} (${fmt(r.cpuUs.baseline, 0)})` : '-'} | ${r.goal} | ${r.met === null ? '-' : r.met ? 'yes' : '**no**'} |`),
     '',
     'B3/B4 run each store as it is meant to be run: on PostgreSQL the worker is its own `topup worker` process beside the service (WORKER_IN_PROCESS=false); on SQLite it runs inside the service (the default: one writer, and a second process would wait on its write lock). The sandbox supplier answers at no delay; callbacks go to a bare receiver. B3 offers 1,000 orders/s and reports the rate the service accepted. B3 is the store-recorded time from completed_at to the first attempt; B4 counts orders whose first callback attempt got a 2xx, over the time from the first order to the last delivery.',
     'Where a goal is not met, docs/architecture.md (Performance notes) says what bounds it.',

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -7,6 +7,8 @@ export interface Started {
   output: () => string;
   /** Highest resident set size seen (VmHWM), in MB. */
   peakRssMb: () => number;
+  /** CPU time used so far (user + system, all threads), in ms. */
+  cpuMs: () => number;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,15 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
       return 0;
     }
   };
+  const cpuMs = () => {
+    try {
+      // Fields 14 and 15 (utime, stime), after the parenthesised command name.
+      const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks();
+    } catch {
+      return 0;
+    }
+  };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`process did not start:\n${out}`)), 60_000);
     const check = () => {
@@ -33,6 +44,7 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
           child,
           output: () => out,
           peakRssMb,
+          cpuMs,
           stop: () =>
             new Promise((res) => {
               if (child.exitCode !== null) return res();
@@ -46,6 +58,18 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
     child.stdout!.on('data', check);
     child.on('exit', (code) => reject(new Error(`process exited with ${code}:\n${out}`)));
   });
+}
+
+let ticks = 0;
+function clockTicks(): number {
+  if (!ticks) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
 }
 
 export const TOPUP_BIN = path.resolve('bin/topup.js');

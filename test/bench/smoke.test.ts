@@ -25,6 +25,11 @@ describe('benchmark suite (smoke mode)', () => {
       expect(ids.has('B5')).toBe(true);
       if (POSTGRES_URL) expect(ids.has('B1-pg')).toBe(true);
       for (const row of json.rows) expect(row.value === null || Number.isFinite(row.value)).toBe(true);
+      // B1 and B2 carry the CPU each request cost the service and the bare server.
+      for (const row of json.rows.filter((r: { id: string }) => r.id === 'B1' || r.id === 'B2')) {
+        expect(row.cpuUs.figure, row.figure).toBeGreaterThan(0);
+        expect(row.cpuUs.baseline, row.figure).toBeGreaterThan(0);
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
