@@ -535,7 +535,7 @@ function writeReport() {
     'Each figure is measured beside its baseline in the same run; compare ratios, not absolute numbers (2 shared cores).',
     `B1 and B2 alternate with their bare baseline: ${PAIRED_ROUNDS} round(s) of ${ROUND_SECONDS} s each side (baseline, figure, baseline, figure, …); the row is the round with the median ratio, and every round's ratio is in the figure's text.`,
     'The service runs as its own process (`topup serve`, worker off: ingestion only); autocannon drives it from this process, after one unmeasured second of warm-up at the same load (not for B3/B4).',
-    'CPU µs/request (B1, B2): CPU time of the serving process (all its threads, from /proc) over the measured part of the median round, per answered request; in brackets the bare baseline server\'s in the same round. It holds steadier than throughput on a shared machine, and says what a request costs where a figure is bounded by CPU.',
+    'CPU µs/request (B1, B2): CPU time of the serving process (all its threads, from /proc) over the measured part of the median round, per answered request; in brackets the bare baseline server\'s in the same round. It says what a request costs where a figure is bounded by CPU; on a shared machine it moves too, less than throughput (the bare server\'s has moved between ~30 and ~45 µs from run to run here).',
     '',
     '| id | figure | value | baseline | baseline value | ratio | p50 ms | p99 ms | peak RSS MB | CPU µs/request (baseline) | goal | met |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
