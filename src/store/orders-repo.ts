@@ -50,7 +50,7 @@ export class OrdersRepo {
 
   async refExists(resellerId: string, refId: string): Promise<boolean> {
     const sqliteRef = this.sqliteRef;
-    // Every order asks this first: on SQLite a kept prepared statement, not a built query.
+    // Asked before any refusal of an order (PlaceOrder): on SQLite a kept prepared statement.
     if (sqliteRef) return this.db.connection().execute(async () => sqliteRef.get(resellerId, refId) !== undefined);
     const row = await this.db.selectFrom('orders').select('id').where('reseller_id', '=', resellerId).where('ref_id', '=', refId).executeTakeFirst();
     return row !== undefined;

@@ -98,6 +98,17 @@ describe.each(storeKinds())('POST /order rules (%s)', (kind) => {
     expect((await t.client.post('/order', body)).status).toBe(200);
     await refused(body, 409, 'DUPLICATE_REF_ID');
     await refused({ ...body, product_code: 'FF-310', price: 1 }, 409, 'DUPLICATE_REF_ID');
+    // Whatever else would refuse it now: an unknown product, a target the checker refuses,
+    // no supplier (a new ref_id is not looked up before these; a refusal looks it up first).
+    await refused({ ...body, product_code: 'NOPE-1' }, 409, 'DUPLICATE_REF_ID');
+    await refused({ ...body, target: '4040404040' }, 409, 'DUPLICATE_REF_ID');
+    const { db } = t.platform.database;
+    await db.updateTable('suppliers').set({ enabled: 0 }).execute();
+    try {
+      await refused(body, 409, 'DUPLICATE_REF_ID');
+    } finally {
+      await db.updateTable('suppliers').set({ enabled: 1 }).execute();
+    }
   });
 
   it('PRODUCT_NOT_FOUND for unknown, disabled or unassigned products', async () => {
