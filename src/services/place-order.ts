@@ -34,31 +34,21 @@ export class PlaceOrder {
     const { orders, catalog, gate, checker, clock, ids, currency } = this.deps;
     const req = parseOrderRequest(body, currency.decimals);
 
-    // A retry of an accepted order is a duplicate, whatever changed since (price, product,
-    // supplier gate, checker): each refusal below first asks whether the ref_id is taken.
-    // An order that passes them all learns it at commit (the unique index), so a new
-    // ref_id, the common case, costs no lookup of its own (~13 µs of the event loop an
-    // order on SQLite, a round trip on PostgreSQL). A retry may cost a checker call.
-    const refuse = async (err: AppError): Promise<never> => {
-      if (await orders.refExists(who.resellerId, req.refId)) throw duplicate(req.refId);
-      throw err;
-    };
-
     const product = await catalog.findProduct(who, req.productCode);
-    if (!product) return refuse(new AppError('PRODUCT_NOT_FOUND', `product_code "${req.productCode}" is not a product available to you; see GET /products`));
+    if (!product) return this.refuse(who.resellerId, req.refId, new AppError('PRODUCT_NOT_FOUND', `product_code "${req.productCode}" is not a product available to you; see GET /products`));
 
     const serverFields = product.form.filter((f) => f.role === 'server');
     if (serverFields.length > 0 && req.zone === null) {
       const shape = serverFields.map((f) => `<${f.name}>`).join('|');
-      return refuse(new AppError('VALIDATION_ERROR', `zone is required for ${product.categoryName}: send ${shape} (option values, in the form's order)`));
+      return this.refuse(who.resellerId, req.refId, new AppError('VALIDATION_ERROR', `zone is required for ${product.categoryName}: send ${shape} (option values, in the form's order)`));
     }
 
     if (req.expectedPrice !== null && req.expectedPrice !== product.price) {
-      return refuse(new AppError('PRICE_NOT_MATCH', `price does not match the current price ${toMajor(product.price, currency.decimals)} ${currency.code}; read GET /products again, or omit price`));
+      return this.refuse(who.resellerId, req.refId, new AppError('PRICE_NOT_MATCH', `price does not match the current price ${toMajor(product.price, currency.decimals)} ${currency.code}; read GET /products again, or omit price`));
     }
 
     if (!(await gate.accepting(product.code, who.versions))) {
-      return refuse(new AppError('ORDER_FAILED_SUPPLIER_GATE', 'no supplier is available for this product right now; no order was created and nothing was charged; retry later with the same ref_id'));
+      return this.refuse(who.resellerId, req.refId, new AppError('ORDER_FAILED_SUPPLIER_GATE', 'no supplier is available for this product right now; no order was created and nothing was charged; retry later with the same ref_id'));
     }
 
     // Pre-order ID check, before any charge: only a definitive verdict refuses.
@@ -67,7 +57,7 @@ export class PlaceOrder {
       const zone = serverFields.length > 0 ? req.zone : null;
       const verdict = await checkWithTimeout(checker, { categorySlug: product.categorySlug, target: req.target, zone, productCode: product.code }, this.deps.checkerTimeoutMs);
       if (verdict.verdict === 'INVALID_ID' || verdict.verdict === 'REGION_LOCK' || verdict.verdict === 'PURCHASE_LIMIT') {
-        return refuse(new AppError(verdict.verdict, REFUSAL_MESSAGES[verdict.verdict]));
+        return this.refuse(who.resellerId, req.refId, new AppError(verdict.verdict, REFUSAL_MESSAGES[verdict.verdict]));
       }
       checkerVerified = verdict.verdict === 'valid';
     }
@@ -97,5 +87,17 @@ export class PlaceOrder {
       }
       throw e;
     }
+  }
+
+  /**
+   * A retry of an accepted order is a duplicate, whatever changed since (price, product,
+   * supplier gate, checker): every refusal first asks whether the ref_id is taken. An
+   * order that passes every check learns it at commit (the unique index), so a new ref_id,
+   * the common case, costs no lookup of its own (~13 µs of the event loop an order on
+   * SQLite, a round trip on PostgreSQL). A retry may cost a checker call.
+   */
+  private async refuse(resellerId: string, refId: string, err: AppError): Promise<never> {
+    if (await this.deps.orders.refExists(resellerId, refId)) throw duplicate(refId);
+    throw err;
   }
 }
