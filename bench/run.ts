@@ -17,7 +17,7 @@ import { ResellersRepo } from '../src/store/resellers-repo.js';
 import { LedgerRepo } from '../src/store/ledger-repo.js';
 import { openDatabase } from '../src/store/db.js';
 import type { StoreConfig } from '../src/config.js';
-import { startProcess, TOPUP_BIN, type Started } from './lib/processes.js';
+import { scratchDir, startProcess, TOPUP_BIN, type Started } from './lib/processes.js';
 
 const SMOKE = process.argv.includes('--smoke');
 const DURATION = SMOKE ? 2 : 10;
@@ -358,6 +358,7 @@ async function bareServer(secret: string, productsFile: string): Promise<Started
 
 async function benchStore(kind: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(path.join(tmpdir(), `topup-bench-${kind}-`));
+  const scratch = scratchDir(dataDir);
   let store: StoreConfig;
   let dropPg: (() => Promise<void>) | null = null;
   if (kind === 'sqlite') store = { kind, file: path.join(dataDir, 'bench.sqlite') };
@@ -500,8 +501,10 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
     }
   } finally {
     await svc.stop();
-    if (process.env.BENCH_KEEP_DB) console.log(`kept: ${store.kind === 'sqlite' ? store.file : store.url}`);
-    else {
+    if (process.env.BENCH_KEEP_DB) {
+      scratch.keep();
+      console.log(`kept: ${store.kind === 'sqlite' ? store.file : store.url}`);
+    } else {
       if (dropPg) await dropPg();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Started {
@@ -12,9 +12,31 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/**
+ * What the bench leaves behind if it stops early (an error, ^C, a kill): the servers it
+ * started, which would go on holding their ports and stores, and its scratch directories.
+ * Both are cleaned up on the way out, whichever way that is.
+ */
+const liveChildren = new Set<ChildProcess>();
+const scratchDirs = new Set<string>();
+process.once('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+// Without a handler these signals end the process without running 'exit' handlers.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => process.exit(code));
+
+/** A directory removed when the bench exits, unless `keep` takes it back first. */
+export function scratchDir(dir: string): { keep: () => void } {
+  scratchDirs.add(dir);
+  return { keep: () => scratchDirs.delete(dir) };
+}
+
 /** Starts a Node process and waits until its output matches `ready`. */
 export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<Started> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

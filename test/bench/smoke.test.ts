@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,4 +34,61 @@ describe('benchmark suite (smoke mode)', () => {
       rmSync(out, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('stopped early, leaves no server running and no scratch directory behind', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'topup-bench-tmp-'));
+    const bench = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], {
+      // TMPDIR: the bench's scratch directories land where this test can look.
+      env: { ...process.env, TMPDIR: tmp, BENCH_OUT_DIR: tmp, BENCH_STORES: 'sqlite', BENCH_FIGURES: 'B1' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => bench.once('exit', (code) => resolve(code)));
+    try {
+      // Once the service and the bare server are up, B1 is under way.
+      let servers: number[] = [];
+      for (let waited = 0; servers.length < 2; waited += 100) {
+        if (waited > 120_000) throw new Error('the bench did not start its servers');
+        await new Promise((r) => setTimeout(r, 100));
+        servers = childrenOf(bench.pid!).filter((pid) => /topup\.js|bare-server/.test(commandLine(pid)));
+      }
+      expect(readdirSync(tmp).some((d) => d.startsWith('topup-bench-sqlite-'))).toBe(true);
+
+      bench.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      for (let waited = 0; servers.some(running); waited += 100) {
+        if (waited > 10_000) throw new Error(`still running after the bench stopped: ${servers.filter(running).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(readdirSync(tmp).filter((d) => d.startsWith('topup-bench-'))).toEqual([]);
+    } finally {
+      bench.kill('SIGKILL');
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
+
+/** The child processes of `pid` (all its threads' children), from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Still a process (a zombie, reaped by nobody yet, counts as gone). */
+function running(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
