@@ -103,7 +103,8 @@ export interface PlatformOverrides {
   passwordCost?: number;
   /**
    * The store's helpers for a long-running process (default on): SQLite's order writer and
-   * checkpointer threads, PostgreSQL's listening connection for cache versions. A one-shot
+   * checkpointer threads, PostgreSQL's listening connection for cache versions (opened
+   * when the HTTP app gets ready: a process that serves no requests never opens it). A one-shot
    * CLI command goes without: it would start two threads (~0.1 s, ~30 MB) or open a
    * connection to use none of them.
    */
@@ -134,7 +135,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const { db } = database;
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals };
-  const { versions, feed } = await watchCacheVersions(database, config.store, helpers, logger);
+  const { versions, feed } = watchCacheVersions(database, config.store, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
   const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
@@ -184,6 +185,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const routes = new RouteRegistry();
 
   const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
+  // The versions matter only to requests: the feed listens once the HTTP app gets ready
+  // (listen, or a test's inject), so `topup worker`, which serves none, opens no connection for it.
+  if (feed && helpers) app.addHook('onReady', () => feed.start());
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {
@@ -229,12 +233,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
  * The shared cache versions validate every in-process cache: read once per request, or on
  * PostgreSQL held between the changes its listener hears of (PostgresVersionFeed).
  */
-async function watchCacheVersions(database: Database, store: StoreConfig, listen: boolean, logger: Logger) {
+function watchCacheVersions(database: Database, store: StoreConfig, logger: Logger) {
   if (store.kind === 'sqlite') return { versions: new VersionWatch(sqliteVersionReader(database.db, database.sqlite!), 'per-turn'), feed: null };
   const feed = new PostgresVersionFeed(database.pool!, store.url, {
     onDrop: (err) => logger.warn({ err: (err as Error).message }, 'cache-version listener lost; each request reads the versions until it is back'),
   });
-  if (listen) await feed.start();
   return { versions: new VersionWatch(feed.read, 'in-flight', feed), feed };
 }
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createReseller } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
+import { sql } from 'kysely';
+import { createPlatform } from '../../src/main.js';
 import { LISTENER_NAME, PostgresVersionFeed } from '../../src/store/postgres-version-feed.js';
 
 const waitFor = (check: () => void, timeout = 5000) => vi.waitFor(check, { timeout, interval: 5 });
@@ -30,6 +32,24 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('cache versions hear
     (await client.get('/products?limit=100')).body.data.products.find((p: any) => p.code === 'FF-100').price as number;
   const bumpPrice = (app: TestApp) =>
     app.platform.database.db.updateTable('catalog_prices').set((eb) => ({ price: eb('price', '+', 1) })).where('product_code', '=', 'FF-100').execute();
+
+  it('listens once the HTTP app is ready, not before: a process that serves no requests (`topup worker`) opens no connection for it', async () => {
+    const idle = await createPlatform(t.platform.config);
+    try {
+      const listeners = () => t.platform.database.db.selectFrom(sql`pg_stat_activity`.as('a')).select(sql<number>`count(*)`.as('n'))
+        .where(sql.ref('application_name'), '=', LISTENER_NAME).executeTakeFirstOrThrow().then((r) => Number(r.n));
+      const before = await listeners();
+      idle.startBackground(); // what `topup worker` runs
+      await new Promise((r) => setTimeout(r, 200));
+      expect(idle.versionFeed!.listening).toBe(false);
+      expect(await listeners()).toBe(before);
+      await idle.app.ready();
+      expect(idle.versionFeed!.listening).toBe(true);
+      expect(await listeners()).toBe(before + 1);
+    } finally {
+      await idle.close();
+    }
+  });
 
   it('listens from start-up, and a request that touches no table reads no versions', async () => {
     expect(feed.listening).toBe(true);
