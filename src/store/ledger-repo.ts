@@ -31,7 +31,8 @@ export class LedgerRepo {
   /**
    * Newest first. Unfiltered: ledger_seq is the exact total and the page a seq range on the
    * (reseller_id, seq) index, read in one statement, at any depth. Filtered (type or dates,
-   * rarer): the page walks the (reseller_id, id) index and the total is counted.
+   * rarer): the page walks the same index, skipping what the filter drops, and the total is
+   * counted.
    */
   async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
     if (!f.types && f.from === null && f.to === null) {
@@ -51,15 +52,15 @@ export class LedgerRepo {
       return { entries: rows.map(toEntry), total };
     }
     const base = this.filtered(f.resellerId, f.types, f.from, f.to);
-    // Deferred join: pick the page's ids on the (reseller, id) index, then read those rows.
-    const pageIds = base.select('l.id').orderBy('l.id', 'desc').limit(f.limit).offset(f.offset);
+    // Deferred join: pick the page's ids on the (reseller_id, seq) index, then read those rows.
+    const pageIds = base.select('l.id').orderBy('l.seq', 'desc').limit(f.limit).offset(f.offset);
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom('ledger_entries as l')
         .where('l.id', 'in', pageIds)
         .leftJoin('orders as o', 'o.id', 'l.order_id')
         .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
-        .orderBy('l.id', 'desc')
+        .orderBy('l.seq', 'desc')
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);

@@ -207,6 +207,12 @@ describe.each(storeKinds())('read endpoints (%s)', (kind) => {
       expect(entries[5]).toMatchObject({ type: 'credit', amount: 1_000_000, balance_after: 1_000_000, order_id: null, note: 'test opening balance' });
       for (let i = 0; i < entries.length - 1; i++) expect(entries[i].balance_after - entries[i].amount).toBe(entries[i + 1].balance_after);
       expect((await r.client.get('/wallet-history?type=credit')).body.meta.total).toBe(1);
+      // Filtered, the same order as unfiltered, page by page.
+      const debits = entries.filter((e: { type: string }) => e.type === 'order_debit');
+      const filtered = [1, 2, 3].map((page) => r.client.get(`/wallet-history?type=order_debit&limit=2&page=${page}`));
+      const pages = await Promise.all(filtered);
+      expect(pages[0]!.body.meta.total).toBe(5);
+      expect(pages.flatMap((p) => p.body.data.entries)).toEqual(debits);
       expectError(await r.client.get('/wallet-history?type=bogus'), 400, 'VALIDATION_ERROR');
       expectError(await r.client.get('/wallet-history?page=0'), 400, 'INVALID_PAGINATION');
     });

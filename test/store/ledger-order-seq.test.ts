@@ -15,7 +15,7 @@ import { createTestStore, storeKinds, type TestStore } from '../support/stores.j
  * seq without an order; every writer of an order's entry sets it; no ledger index is
  * keyed by the order id any more (the random-keyed page each order wrote).
  */
-describe.each(storeKinds())('migration 009: the ledger keyed by order seq (%s)', (kind) => {
+describe.each(storeKinds())('migrations 009 and 011: the ledger keyed by order seq (%s)', (kind) => {
   let store: TestStore | undefined;
   let database: Database | undefined;
   afterEach(async () => {
@@ -95,7 +95,24 @@ describe.each(storeKinds())('migration 009: the ledger keyed by order seq (%s)',
       select count(*) as n from ledger_entries l join orders o on o.id = l.order_id where l.order_seq = o.seq and l.type = 'order_debit'`.execute(db);
     expect(Number(rows[0]!.n)).toBe(3);
   });
+
+  it('migration 011: no (reseller_id, id) index beside (reseller_id, seq): one index entry less per ledger row', async () => {
+    store = await createTestStore(kind);
+    database = openDatabase(store.config);
+    await migrateTo(database, '010_cache_version_notify');
+    expect(await ledgerIndexNames(database)).toContain('ledger_reseller_id');
+    await migrateToLatest(database);
+    const names = await ledgerIndexNames(database);
+    expect(names).not.toContain('ledger_reseller_id');
+    expect(names).toContain('ledger_reseller_seq');
+  });
 });
+
+async function ledgerIndexNames(database: Database): Promise<string[]> {
+  if (database.sqlite) return (database.sqlite.prepare(`select name from pragma_index_list('ledger_entries')`).all() as { name: string }[]).map((r) => r.name);
+  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'ledger_entries'`.execute(database.db);
+  return rows.map((r) => r.name);
+}
 
 /** The first column of every index on ledger_entries. */
 async function indexedColumnsLeading(database: Database): Promise<string[]> {
