@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
@@ -63,6 +63,19 @@ describe('SQLite background checkpoint', () => {
     expect(await settleSize(file, 500)).toBe(before);
   });
 
+  // Linux only: elsewhere the thread keeps normal priority (see sqlite-checkpointer.cjs).
+  it.runIf(process.platform === 'linux')('runs only on CPU time nothing else wants (SCHED_IDLE), and nothing else of the process does', async () => {
+    const before = threadsBy(isBackground);
+    store = await createTestStore('sqlite');
+    database = openDatabase(store.config, { threads: true });
+    await migrateToLatest(database);
+    const until = Date.now() + 10_000;
+    while (threadsBy(isBackground).length <= before.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const background = threadsBy(isBackground).filter((t) => !before.includes(t));
+    expect(background).toHaveLength(1); // the checkpointer, not the order writer
+    expect(schedOf(String(process.pid))).toEqual({ policy: 0, nice: 0 }); // the event loop's thread
+  });
+
   it('stops its thread on close, and the store opens again', async () => {
     store = await createTestStore('sqlite');
     database = openDatabase(store.config, { threads: true });
@@ -74,3 +87,23 @@ describe('SQLite background checkpoint', () => {
     expect(Number(rows.rows[0]!.n)).toBe(10);
   });
 });
+
+/** A thread's scheduling policy (0 normal, 5 SCHED_IDLE) and nice value, from /proc. */
+function schedOf(tid: string): { policy: number; nice: number } {
+  // After the parenthesised command name: field 3 onwards, so nice (19) and policy (41) sit at 16 and 38.
+  const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+  return { policy: Number(f[38]), nice: Number(f[16]) };
+}
+
+/** Idle policy, or the lowest nice value where `chrt` is missing. */
+const isBackground = (s: { policy: number; nice: number }) => s.policy === 5 || s.nice === 19;
+
+function threadsBy(pred: (s: { policy: number; nice: number }) => boolean): string[] {
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      return pred(schedOf(tid));
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
+}
