@@ -79,7 +79,7 @@ describe.each(storeKinds())('migrations 009 and 011: the ledger keyed by order s
     expect((await entries(db)).at(-1)).toMatchObject({ id: last.id + 1, type: 'credit', orderSeq: null, seq: 6 });
 
     expect((await new LedgerRepo(db).forOrder(orderRow(2, 2).id)).map((e) => e.type)).toEqual(['order_debit', 'order_refund']);
-    expect(await indexedColumnsLeading(database)).not.toContain('order_id');
+    expect((await ledgerIndexes(database)).map((i) => i.leading)).not.toContain('order_id');
   });
 
   it("every order path writes the order's seq on its debit (the group statements, topup_place_orders)", async () => {
@@ -100,28 +100,24 @@ describe.each(storeKinds())('migrations 009 and 011: the ledger keyed by order s
     store = await createTestStore(kind);
     database = openDatabase(store.config);
     await migrateTo(database, '010_cache_version_notify');
-    expect(await ledgerIndexNames(database)).toContain('ledger_reseller_id');
+    expect((await ledgerIndexes(database)).map((i) => i.name)).toContain('ledger_reseller_id');
     await migrateToLatest(database);
-    const names = await ledgerIndexNames(database);
+    const names = (await ledgerIndexes(database)).map((i) => i.name);
     expect(names).not.toContain('ledger_reseller_id');
     expect(names).toContain('ledger_reseller_seq');
   });
 });
 
-async function ledgerIndexNames(database: Database): Promise<string[]> {
-  if (database.sqlite) return (database.sqlite.prepare(`select name from pragma_index_list('ledger_entries')`).all() as { name: string }[]).map((r) => r.name);
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'ledger_entries'`.execute(database.db);
-  return rows.map((r) => r.name);
-}
-
-/** The first column of every index on ledger_entries. */
-async function indexedColumnsLeading(database: Database): Promise<string[]> {
+/** Every index on ledger_entries: its name and its first column. */
+async function ledgerIndexes(database: Database): Promise<{ name: string; leading: string }[]> {
   if (database.sqlite) {
     const indexes = database.sqlite.prepare(`select name from pragma_index_list('ledger_entries')`).all() as { name: string }[];
-    return indexes.map(({ name }) => (database.sqlite!.prepare(`select name from pragma_index_info(?) where seqno = 0`).get(name) as { name: string }).name);
+    return indexes.map(({ name }) => ({ name, leading: (database.sqlite!.prepare(`select name from pragma_index_info(?) where seqno = 0`).get(name) as { name: string }).name }));
   }
-  const { rows } = await sql<{ col: string }>`
-    select a.attname as col from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
+  const { rows } = await sql<{ name: string; leading: string }>`
+    select c.relname as name, a.attname as leading from pg_index i
+    join pg_class c on c.oid = i.indexrelid
+    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
     where i.indrelid = 'ledger_entries'::regclass`.execute(database.db);
-  return rows.map((r) => r.col);
+  return rows;
 }

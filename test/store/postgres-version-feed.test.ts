@@ -1,10 +1,10 @@
 import net from 'node:net';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createReseller } from '../support/resellers.js';
 import { storeKinds } from '../support/stores.js';
-import { sql } from 'kysely';
 import { createPlatform } from '../../src/main.js';
 import { LISTENER_NAME, PostgresVersionFeed } from '../../src/store/postgres-version-feed.js';
 
@@ -36,8 +36,8 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('cache versions hear
   it('listens once the HTTP app is ready, not before: a process that serves no requests (`topup worker`) opens no connection for it', async () => {
     const idle = await createPlatform(t.platform.config);
     try {
-      const listeners = () => t.platform.database.db.selectFrom(sql`pg_stat_activity`.as('a')).select(sql<number>`count(*)`.as('n'))
-        .where(sql.ref('application_name'), '=', LISTENER_NAME).executeTakeFirstOrThrow().then((r) => Number(r.n));
+      const listeners = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${LISTENER_NAME}`.execute(t.platform.database.db)).rows[0]!.n;
       const before = await listeners();
       idle.startBackground(); // what `topup worker` runs
       await new Promise((r) => setTimeout(r, 200));

@@ -21,8 +21,8 @@ const SQLite = require('better-sqlite3');
  * Linux: this thread runs only on CPU time nothing else wants (SCHED_IDLE). Under B1 a
  * quarter to a third of the two cores sits idle while the event loop and the order writer
  * wait on each other; at normal priority the checkpoint took its turn on their cores when
- * they had work. Measured in alternating B1 runs: over 100 resellers 6.8–7.1k against
- * 6.2–6.7k orders/s, one reseller +0–4%. Starved for long (a machine saturated for
+ * they had work. Measured in seven alternating pairs of B1 runs: over 100 resellers
+ * 6.5–7.1k against 6.1–6.7k orders/s, one reseller 0 to +4%. Starved for long (a machine saturated for
  * minutes), the WAL grows to the writers' backstop checkpoint (sqlite-connection.ts),
  * as it already does under B3/B4 at normal priority.
  *
