@@ -266,10 +266,21 @@ export class FulfilmentRepo {
       .execute();
   }
 
-  /** Supplier health for the gate: consecutive transport failures. */
+  /**
+   * Supplier health for the gate: consecutive transport failures. A success writes only
+   * when it ends a run of failures (`updated_at` is when the health last changed): every
+   * fulfilment of every worker reports to this one row, and rewriting it unchanged cost a
+   * write per fulfilled order (on PostgreSQL a commit with its WAL flush, the row's lock
+   * held meanwhile, and a dead row version).
+   */
   async recordSupplierResult(supplierId: string, ok: boolean, error: string | null, now: number) {
     if (ok) {
-      await this.db.updateTable('supplier_health').set({ consecutive_failures: 0, last_error: null, updated_at: now }).where('supplier_id', '=', supplierId).execute();
+      await this.db
+        .updateTable('supplier_health')
+        .set({ consecutive_failures: 0, last_error: null, updated_at: now })
+        .where('supplier_id', '=', supplierId)
+        .where((eb) => eb.or([eb('consecutive_failures', '<>', 0), eb('last_error', 'is not', null)]))
+        .execute();
       return;
     }
     await this.db
