@@ -44,7 +44,8 @@ export interface OpenOptions {
    * SQLite, for long-running processes (a one-shot CLI command leaves this to SQLite and
    * its own thread): checkpoint the WAL on a thread of its own instead of inside the
    * commit that crosses the threshold (threads/sqlite-checkpointer.cjs), and commit order
-   * groups on another (threads/sqlite-order-writer.ts), each on its own connection.
+   * groups on another (threads/sqlite-order-writer.ts, from its start()), each on its own
+   * connection.
    */
   threads?: boolean;
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { DuplicateRefId, InsufficientBalance, OrdersRepo, type NewOrder } from '../../src/store/orders-repo.js';
+import { createPlatform } from '../../src/main.js';
 import { startTestApp, uniqueRef } from '../support/app.js';
 import { createTestStore, type TestStore } from '../support/stores.js';
 
@@ -30,6 +31,7 @@ describe('SQLite order writer thread', () => {
     await migrateToLatest(database);
     const now = Date.now();
     await database.db.insertInto('resellers').values({ id: 'r1', name: 'r1', email: 'r1@x.test', tier: 'gold', status: 'active', balance: 2_500, callback_url: null, created_at: now, updated_at: now }).execute();
+    database.orderWriter!.start();
     const repo = new OrdersRepo(database.db, { maxSize: 64, concurrency: 1 }, { dialect: 'sqlite', sqlite: database.sqlite, orderWriter: database.orderWriter });
     return { db: database.db, repo, writer: database.orderWriter! };
   };
@@ -87,6 +89,32 @@ describe('SQLite order writer thread', () => {
       other.close();
     }
     expect(Number((await db.selectFrom('resellers').select('balance').where('id', '=', 'r1').executeTakeFirstOrThrow()).balance)).toBe(2_400);
+  });
+
+  it('starts once the HTTP app is ready, not before: a process that takes no orders (`topup worker`) has no order writer thread', async () => {
+    const app = await startTestApp('sqlite');
+    const idle = await createPlatform(app.platform.config);
+    try {
+      const writer = idle.database.orderWriter!;
+      const run = vi.spyOn(writer, 'run');
+      idle.startBackground(); // what `topup worker` runs
+      await new Promise((r) => setTimeout(r, 200));
+      expect(writer.alive).toBe(false);
+      // Before it starts, an order commits on the process's own connection.
+      const now = Date.now();
+      const reseller = { id: 'r-idle', name: 'r-idle', email: 'r-idle@x.test', tier: 'gold', status: 'active', balance: 5_000, callback_url: null, created_at: now, updated_at: now } as const;
+      await idle.database.db.insertInto('resellers').values(reseller).execute();
+      const placeOne = (ref: string) => idle.repos.orders.placeWithDebit({ ...order(ref), resellerId: 'r-idle' }, Date.now());
+      await placeOne('before-ready');
+      expect(run).not.toHaveBeenCalled();
+      await idle.app.ready();
+      expect(writer.alive).toBe(true);
+      await placeOne('after-ready');
+      expect(run).toHaveBeenCalledTimes(1);
+    } finally {
+      await idle.close();
+      await app.close();
+    }
   });
 
   it('a platform built for a one-shot command (the CLI) starts no store threads, and orders still commit', async () => {
