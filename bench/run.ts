@@ -329,8 +329,10 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     [resellerId, base.order_seq, base.ledger_seq],
   );
   await c.query(
+    // As the triggers count (migration 012): every order in `*`, a terminal one in its status too.
     `insert into order_counts (reseller_id, hour, status, n)
-     select reseller_id, created_at / 3600000, status, count(*) from orders where reseller_id = $1 and ref_id like 'hist-%' group by 1, 2, 3
+     select reseller_id, created_at / 3600000, s, count(*) from orders cross join lateral (values ('*'), (status)) v(s)
+     where reseller_id = $1 and ref_id like 'hist-%' and s <> 'processing' group by 1, 2, 3
      on conflict (reseller_id, hour, status) do update set n = order_counts.n + excluded.n`,
     [resellerId],
   );

@@ -1,10 +1,10 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { OrderRecord, OrderStatus } from '../domain/order.js';
+import { ORDER_STATUSES, TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { isUniqueViolation, type Dialect } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
 import type { OrderWriterThread } from './order-writer-thread.js';
-import type { DB, OrdersTable } from './schema.js';
+import { ALL_ORDERS, type DB, type OrdersTable } from './schema.js';
 import { REF_LOOKUP_SQL, sqliteOrderGroup, type GroupOrder, type OrderAnswer } from './sqlite-order-group.js';
 
 export class DuplicateRefId extends Error {}
@@ -278,26 +278,32 @@ export class OrdersRepo {
   /** Matches in whole hours [first, last] from order_counts, summed by `hoursEach` hours, newest first. */
   private async bucketSums(f: OrderListFilter, first: number | null, last: number | null, hoursEach: number): Promise<{ bucket: number; n: number }[]> {
     const bucket = hoursEach === 1 ? sql<number>`hour` : sql<number>`hour / ${sql.lit(hoursEach)}`;
-    const rows = await this.buckets(f, first, last)
-      .select((eb) => [bucket.as('bucket'), eb.fn.sum<number | string>('n').as('n')])
-      .groupBy(bucket)
-      .orderBy(bucket, 'desc')
-      .execute();
+    const { rows: q, n } = this.buckets(f, first, last);
+    const rows = await q.select([bucket.as('bucket'), n.as('n')]).groupBy(bucket).orderBy(bucket, 'desc').execute();
     return rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n) }));
   }
 
-  /** The order_counts rows of the filter's reseller and statuses in hours [first, last]. */
+  /**
+   * The order_counts rows of the filter's reseller and statuses in hours [first, last], and
+   * the sum that counts the matches in them. Terminal statuses have rows of their own;
+   * `processing` is all orders (`*`) minus the terminal statuses the filter leaves out
+   * (migration 012).
+   */
   private buckets(f: Omit<OrderListFilter, 'limit' | 'offset'>, first: number | null, last: number | null) {
-    let q = this.db.selectFrom('order_counts').where('reseller_id', '=', f.resellerId);
-    if (f.statuses) q = q.where('status', 'in', f.statuses);
-    if (first !== null) q = q.where('hour', '>=', first);
-    if (last !== null) q = q.where('hour', '<=', last);
-    return q;
+    let rows = this.db.selectFrom('order_counts').where('reseller_id', '=', f.resellerId);
+    const statuses = f.statuses ?? ORDER_STATUSES;
+    const signed = statuses.includes('processing');
+    rows = rows.where('status', 'in', signed ? [ALL_ORDERS, ...TERMINAL_STATUSES.filter((s) => !statuses.includes(s))] : statuses);
+    if (first !== null) rows = rows.where('hour', '>=', first);
+    if (last !== null) rows = rows.where('hour', '<=', last);
+    const n = signed ? sql<number | string | null>`sum(case when status = ${ALL_ORDERS} then n else -n end)` : sql<number | string | null>`sum(n)`;
+    return { rows, n };
   }
 
   private sumBuckets(f: Omit<OrderListFilter, 'limit' | 'offset'>, first: number | null, last: number | null): Promise<number> {
-    return this.buckets(f, first, last)
-      .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    const { rows, n } = this.buckets(f, first, last);
+    return rows
+      .select(n.as('n'))
       .executeTakeFirst()
       .then((r) => Number(r?.n ?? 0));
   }
@@ -415,7 +421,7 @@ export class OrdersRepo {
   }
 }
 
-/** The order_counts bucket: one UTC hour (migration 008). */
+/** The order_counts bucket: one UTC hour (migration 008; its rows since 012: see buckets()). */
 const BUCKET_MS = 3_600_000;
 /** Below this offset a filtered page walks its index; from it on, whole hours are skipped by their counts. */
 const BUCKET_SKIP_FROM_OFFSET = 1_000;

@@ -262,14 +262,18 @@ export interface DB {
   audit_log: AuditLogTable;
 }
 
-/** Orders per reseller, UTC day of created_at and status; kept by triggers (migration 006). */
+/** Orders per reseller, UTC hour of created_at and status; kept by triggers (migrations 006, 008, 012). */
 export interface OrderCountsTable {
   reseller_id: string;
   /** floor(created_at / 3600000): the UTC hour (migration 008). */
   hour: number;
+  /** ALL_ORDERS (every order of the hour) or a terminal status; `processing` has no row (migration 012). */
   status: string;
   n: number;
 }
+
+/** order_counts' status of the row that counts every order of its hour (migration 012). */
+export const ALL_ORDERS = '*';
 
 /** Bumped by triggers whenever data an in-process cache holds changes (migration 006). */
 export interface CacheVersionsTable {

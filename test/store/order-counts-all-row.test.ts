@@ -1,0 +1,138 @@
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ORDER_STATUSES, type OrderStatus } from '../../src/domain/order.js';
+import { openDatabase, type Database } from '../../src/store/db.js';
+import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
+import { OrdersRepo } from '../../src/store/orders-repo.js';
+import { createTestStore, storeKinds, type StoreKind, type TestStore } from '../support/stores.js';
+
+const HOUR = 3_600_000;
+
+/**
+ * Migration 012: order_counts keeps per (reseller, hour) a row of all orders (`*`) and one
+ * per terminal status; `processing` is derived. Placing an order and settling one no
+ * longer write a shared row. The rows must always equal counting the orders, and every
+ * status filter must count exactly.
+ */
+function harness(kind: StoreKind) {
+  let store: TestStore | undefined;
+  let database: Database | undefined;
+
+  const now = Date.UTC(2026, 10, 20, 12, 30);
+  const order = (i: number, resellerId: string, createdAt: number, status: OrderStatus) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reseller_id: resellerId, ref_id: `m-${i}`, product_code: 'P', product_name: 'P',
+    category_slug: 'g', target: '1', zone: null, price: 1, status, serial_number: null, failure_code: null, failure_reason: null,
+    created_at: createdAt, completed_at: null, updated_at: createdAt, checker_verified: 0,
+  });
+  const idOf = (i: number) => order(i, '', 0, 'processing').id;
+
+  const open = async (upTo?: string) => {
+    store = await createTestStore(kind);
+    database = openDatabase(store.config);
+    if (upTo) await migrateTo(database, upTo);
+    else await migrateToLatest(database);
+    for (const id of ['r-a', 'r-b']) {
+      await database.db.insertInto('resellers').values({ id, name: id, email: `${id}@x.test`, tier: 'gold', status: 'active', balance: 0, callback_url: null, created_at: now, updated_at: now }).execute();
+    }
+    return database.db;
+  };
+  /** Three days, several orders an hour, every status, two resellers. */
+  const history = Array.from({ length: 300 }, (_, i) => order(i, i % 5 === 0 ? 'r-b' : 'r-a', now - i * 863_000 - (i % 13 === 0 ? 1 : 0), ORDER_STATUSES[i % 4]!));
+
+  const counted = async (db: Database['db']) => {
+    const rows = await db.selectFrom('order_counts').select(['reseller_id', 'hour', 'status', 'n']).where('n', '<>', 0).execute();
+    return rows.map((r) => `${r.reseller_id} ${Number(r.hour)} ${r.status} ${Number(r.n)}`).sort();
+  };
+  const expected = async (db: Database['db']) => {
+    const { rows } = await sql<{ reseller_id: string; h: number | string; status: string; n: number | string }>`
+      select reseller_id, created_at / 3600000 as h, '*' as status, count(*) as n from orders group by reseller_id, created_at / 3600000
+      union all
+      select reseller_id, created_at / 3600000 as h, status, count(*) as n from orders where status <> 'processing' group by reseller_id, created_at / 3600000, status`.execute(db);
+    return rows.map((r) => `${r.reseller_id} ${Number(r.h)} ${r.status} ${Number(r.n)}`).sort();
+  };
+
+  return {
+    open, order, idOf, history, counted, expected, now,
+    database: () => database,
+    url: () => store!.url,
+    async close() {
+      await database?.close();
+      await store?.drop();
+      database = undefined;
+      store = undefined;
+    },
+  };
+}
+
+describe.each(storeKinds())('order counts with an all-orders row (%s)', (kind) => {
+  const t = harness(kind);
+  afterEach(() => t.close());
+  const { open, order, idOf, history, counted, expected, now } = t;
+
+  it('rewrites the counts of the stored orders and keeps them through every kind of change', async () => {
+    const db = await open('011_ledger_drop_reseller_id_index');
+    await db.insertInto('orders').values(history).execute();
+    expect(await migrateToLatest(t.database()!)).toEqual(['012_order_counts_all_row']);
+    expect(await counted(db)).toEqual(await expected(db));
+    expect((await counted(db)).some((r) => r.includes(' processing '))).toBe(false);
+
+    await db.insertInto('orders').values([order(1000, 'r-a', now + HOUR - 1, 'processing'), order(1001, 'r-b', now + HOUR, 'processing')]).execute();
+    await db.updateTable('orders').set({ status: 'success' }).where('id', '=', idOf(1000)).execute();
+    await db.updateTable('orders').set({ status: 'refunded' }).where('id', '=', idOf(1000)).execute();
+    await db.updateTable('orders').set({ created_at: now - 5 * HOUR }).where('id', '=', idOf(1001)).execute(); // moves hours
+    await db.updateTable('orders').set({ created_at: now - 5 * HOUR, status: 'failed' }).where('id', '=', idOf(8)).execute(); // both at once
+    await db.updateTable('orders').set({ reseller_id: 'r-b', seq: 1_000_000 }).where('id', '=', idOf(1)).execute(); // moves reseller
+    await db.deleteFrom('orders').where('id', 'in', [idOf(3), idOf(4)]).execute();
+    expect(await counted(db)).toEqual(await expected(db));
+  });
+
+  it('counts every status filter exactly, over whole hours and partial edge hours', async () => {
+    const db = await open();
+    await db.insertInto('orders').values(history).execute();
+    const repo = new OrdersRepo(db);
+    const subsets: (OrderStatus[] | null)[] = [null];
+    for (let mask = 1; mask < 16; mask++) subsets.push(ORDER_STATUSES.filter((_, i) => mask & (1 << i)));
+    const ranges: [number | null, number | null][] = [[null, null], [now - 40 * HOUR - 123_456, now - 3 * HOUR + 654_321], [now - 30 * HOUR, null]];
+    for (const statuses of subsets) {
+      for (const [from, to] of ranges) {
+        let q = db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('reseller_id', '=', 'r-a');
+        if (statuses) q = q.where('status', 'in', statuses);
+        if (from !== null) q = q.where('created_at', '>=', from);
+        if (to !== null) q = q.where('created_at', '<=', to);
+        const direct = Number((await q.executeTakeFirstOrThrow()).n);
+        expect(await repo.countMatching({ resellerId: 'r-a', statuses, from, to }), `${statuses} ${from} ${to}`).toBe(direct);
+      }
+    }
+  });
+
+});
+
+/** The point of 012 on PostgreSQL, where concurrent transactions lock the rows they count into. */
+describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts: placing and settling share no row (%s)', (kind) => {
+  const t = harness(kind);
+  afterEach(() => t.close());
+  const { open, order, idOf, counted, expected, now } = t;
+
+  it('settling an order does not wait for an order being placed by the same reseller in the same hour', async () => {
+    const db = await open();
+    await db.insertInto('orders').values(order(1, 'r-a', now, 'processing')).execute();
+    const placing = new pg.Client({ connectionString: t.url() });
+    await placing.connect();
+    try {
+      await placing.query('begin');
+      await placing.query(`insert into orders (id, reseller_id, ref_id, product_code, product_name, category_slug, target, price, status, created_at, updated_at, checker_verified)
+                           values ('00000000-0000-4000-8000-000000000002', 'r-a', 'm-2', 'P', 'P', 'g', '1', 1, 'processing', $1, $1, 0)`, [now + 1]);
+      // The placing transaction holds its counts row until it commits; a settle touching
+      // the same row would wait out the lock timeout.
+      await db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = '500ms'`.execute(trx);
+        await trx.updateTable('orders').set({ status: 'success' }).where('id', '=', idOf(1)).execute();
+      });
+      await placing.query('commit');
+    } finally {
+      await placing.end();
+    }
+    expect(await counted(db)).toEqual(await expected(db));
+  });
+});
