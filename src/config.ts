@@ -29,6 +29,8 @@ export interface Config {
   worker: { concurrency: number; pollMs: number; leaseMs: number; perGroup: number; slowMs: number };
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
+  /** V8's old-space growth after a full GC for long-running processes, in percent (0: V8's own). */
+  heapGrowingPercent: number;
   sandboxDelayMs: number;
   /** Multiplies the spec's per-tier rate limits; only for load tests (default 1). */
   rateLimitScale: number;
@@ -154,6 +156,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supplyRefreshMs: int('SUPPLY_REFRESH_MS', 30_000, 100, 3_600_000),
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
+    heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),
     sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
     rateLimitScale: (() => {
       const raw = env.RATE_LIMIT_SCALE;

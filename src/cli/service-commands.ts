@@ -1,4 +1,5 @@
 import { sign } from '../domain/signature.js';
+import { tuneHeapGrowth } from '../heap-tuning.js';
 import { createPlatform } from '../main.js';
 import type { DemoCredentials } from '../services/seed-demo.js';
 import { openDatabase } from '../store/db.js';
@@ -41,6 +42,7 @@ function operatorBanner(o: { email: string; password: string }, origin: string):
 
 async function serve() {
   const config = loadConfig();
+  tuneHeapGrowth(config.heapGrowingPercent);
   progress(`opening the ${config.store.kind} store and running migrations`);
   const platform = await createPlatform(config);
   const creds = config.seedDemo ? await platform.seedDemo() : null;
@@ -62,6 +64,7 @@ async function serve() {
 /** The job worker and supply refresh alone, for deployments that scale them separately. */
 async function worker() {
   const config = loadConfig();
+  tuneHeapGrowth(config.heapGrowingPercent);
   const platform = await createPlatform(config);
   platform.startBackground();
   process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
