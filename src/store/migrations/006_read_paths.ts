@@ -141,7 +141,7 @@ export function orderCountStatements(dialect: Dialect, { column, ms }: CountBuck
        on conflict (reseller_id, ${column}, status) do update set n = n ${sign} 1;`;
     return [
       `create trigger orders_count_insert after insert on orders begin ${count('+', 'new')} end`,
-      `create trigger orders_count_update after update on orders when old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id begin ${count('-', 'old')} ${count('+', 'new')} end`,
+      `create trigger orders_count_update after update on orders when ${SQLITE_COUNT_UPDATE_WHEN} begin ${count('-', 'old')} ${count('+', 'new')} end`,
       `create trigger orders_count_delete after delete on orders begin ${count('-', 'old')} end`,
     ];
   }
@@ -157,9 +157,19 @@ export function orderCountStatements(dialect: Dialect, { column, ms }: CountBuck
       end if;
       return null;
     end $$`,
-    `create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`,
-    `create trigger orders_count_update after update on orders for each row
-    when (old.status is distinct from new.status or old.created_at is distinct from new.created_at or old.reseller_id is distinct from new.reseller_id)
-    execute function topup_order_counts()`,
+    ...POSTGRES_COUNT_TRIGGERS,
   ];
 }
+
+/**
+ * When an order's counts move: its status, hour or reseller changed. Shared by every
+ * version of the counting triggers (006, 008, 012), which differ in what they count.
+ */
+export const SQLITE_COUNT_UPDATE_WHEN = 'old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id';
+/** PostgreSQL's triggers calling topup_order_counts() (each migration defines the function). */
+export const POSTGRES_COUNT_TRIGGERS = [
+  `create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`,
+  `create trigger orders_count_update after update on orders for each row
+    when (old.status is distinct from new.status or old.created_at is distinct from new.created_at or old.reseller_id is distinct from new.reseller_id)
+    execute function topup_order_counts()`,
+];

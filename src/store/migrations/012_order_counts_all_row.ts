@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 import { ALL_ORDERS } from '../schema.js';
+import { POSTGRES_COUNT_TRIGGERS, SQLITE_COUNT_UPDATE_WHEN } from './006_read_paths.js';
 
 /**
  * order_counts keeps, per (reseller, UTC hour), a row of all its orders (status `*`) and a
@@ -44,7 +45,7 @@ function sqliteTriggers(): string[] {
   const moved = `and (old.reseller_id is not new.reseller_id or old.${HOUR} <> new.${HOUR})`;
   return [
     `create trigger orders_count_insert after insert on orders begin ${all('new', '+')} ${terminal('new', '+')} end`,
-    `create trigger orders_count_update after update on orders when old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id
+    `create trigger orders_count_update after update on orders when ${SQLITE_COUNT_UPDATE_WHEN}
      begin ${all('old', '-', moved)} ${all('new', '+', moved)} ${terminal('old', '-')} ${terminal('new', '+')} end`,
     `create trigger orders_count_delete after delete on orders begin ${all('old', '-')} ${terminal('old', '-')} end`,
   ];
@@ -73,9 +74,6 @@ function postgresTriggers(): string[] {
       end if;
       return null;
     end $$`,
-    `create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`,
-    `create trigger orders_count_update after update on orders for each row
-    when (old.status is distinct from new.status or old.created_at is distinct from new.created_at or old.reseller_id is distinct from new.reseller_id)
-    execute function topup_order_counts()`,
+    ...POSTGRES_COUNT_TRIGGERS,
   ];
 }
