@@ -220,9 +220,9 @@ export class FulfilmentRepo {
 
   /**
    * failed: state, failure fields, the refund (balance + ledger entry) and the callback job,
-   * once. The reseller row is locked first (the refund), then the order: the same lock order
-   * as the order transaction, whose insert and this status change both touch the
-   * reseller's order_counts row (triggers); the other order would deadlock against it.
+   * once. The reseller row is locked first (the refund), then the order and its
+   * order_counts rows (triggers): the lock order of every writer that changes a balance
+   * (docs/architecture.md, "Lock order"), so none can deadlock against another.
    * Returns the callback job as succeed() does.
    */
   async fail(orderId: string, failure: Failure, now: number, job?: SettlingJob): Promise<Settled | null> {
