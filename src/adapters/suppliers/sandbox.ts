@@ -46,26 +46,32 @@ export class SandboxSupplier implements Supplier {
     if (sw.mode === 'maintenance') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_MAINTENANCE', message: 'upstream in maintenance' };
     if (sw.outOfStock.includes(req.sku)) return { outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE', message: 'out of stock' };
     const now = this.clock.now();
-    await this.db
+    // The stored row comes back with the write (a resubmission keeps its first ready_at and
+    // target): what status() would read, without reading it again.
+    const row = await this.db
       .insertInto('sandbox_orders')
       .values({ reference: req.reference, sku: req.sku, target: req.target, submissions: 1, ready_at: now + this.delayMs, created_at: now })
       .onConflict((oc) => oc.column('reference').doUpdateSet((eb) => ({ submissions: eb('sandbox_orders.submissions', '+', 1) })))
-      .execute();
+      .returning(['reference', 'target', 'ready_at'])
+      .executeTakeFirstOrThrow();
     if (this.delayMs > 0) return { outcome: 'accepted' };
-    const st = await this.status(req.reference);
+    const st = this.statusOf(row);
     if (st.state === 'success') return { outcome: 'success', voucherCode: st.voucherCode };
     if (st.state === 'failed') return { outcome: 'rejected', notTaken: false, code: st.code, message: st.message };
     return { outcome: 'accepted' };
   }
 
   async status(reference: string): Promise<StatusResult> {
-    const row = await this.db.selectFrom('sandbox_orders').selectAll().where('reference', '=', reference).executeTakeFirst();
-    if (!row) return { state: 'unknown' };
+    const row = await this.db.selectFrom('sandbox_orders').select(['reference', 'target', 'ready_at']).where('reference', '=', reference).executeTakeFirst();
+    return row ? this.statusOf(row) : { state: 'unknown' };
+  }
+
+  private statusOf(row: { reference: string; target: string; ready_at: number | string }): StatusResult {
     if (this.clock.now() < Number(row.ready_at)) return { state: 'pending' };
     const outcome = sandboxAccount(row.target).fulfilment;
     if (outcome.kind === 'failed') return { state: 'failed', code: outcome.code, message: outcome.upstreamMessage };
     // A stable voucher code per reference, so repeated queries agree.
-    const code = createHash('sha256').update(reference).digest('hex').slice(0, 16).toUpperCase().replace(/(.{4})(?!$)/g, '$1-');
+    const code = createHash('sha256').update(row.reference).digest('hex').slice(0, 16).toUpperCase().replace(/(.{4})(?!$)/g, '$1-');
     return { state: 'success', voucherCode: `SBX-${code}` };
   }
 
