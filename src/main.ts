@@ -188,9 +188,12 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   // What only requests use starts once the HTTP app gets ready (listen, or a test's inject),
   // so `topup worker`, which serves none, opens neither: the cache-version feed's
   // connection (PostgreSQL) and the order writer thread (SQLite).
-  if (feed && helpers) app.addHook('onReady', () => feed.start());
-  const orderWriter = database.orderWriter;
-  if (orderWriter) app.addHook('onReady', () => orderWriter.start());
+  if (helpers) {
+    app.addHook('onReady', async () => {
+      database.orderWriter?.start();
+      await feed?.start();
+    });
+  }
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {

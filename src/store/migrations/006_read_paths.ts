@@ -166,6 +166,12 @@ export function orderCountStatements(dialect: Dialect, { column, ms }: CountBuck
  * version of the counting triggers (006, 008, 012), which differ in what they count.
  */
 export const SQLITE_COUNT_UPDATE_WHEN = 'old.status is not new.status or old.created_at is not new.created_at or old.reseller_id is not new.reseller_id';
+/** Drops the counting triggers 006 and 008 created, before 008 and 012 create theirs (012 adds `orders_count_insert_settled` on SQLite: a later rewrite drops that too). */
+export async function dropOrderCountTriggers(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const names = dialect === 'postgres' ? ['orders_count_insdel', 'orders_count_update'] : ['orders_count_insert', 'orders_count_update', 'orders_count_delete'];
+  for (const t of names) await sql.raw(dialect === 'postgres' ? `drop trigger ${t} on orders` : `drop trigger ${t}`).execute(db);
+}
+
 /** PostgreSQL's triggers calling topup_order_counts() (each migration defines the function). */
 export const POSTGRES_COUNT_TRIGGERS = [
   `create trigger orders_count_insdel after insert or delete on orders for each row execute function topup_order_counts()`,

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
-import { orderCountStatements, type CountBucket } from './006_read_paths.js';
+import { dropOrderCountTriggers, orderCountStatements, type CountBucket } from './006_read_paths.js';
 
 const HOUR_BUCKET: CountBucket = { column: 'hour', ms: 3_600_000 };
 
@@ -20,8 +20,7 @@ const HOUR_BUCKET: CountBucket = { column: 'hour', ms: 3_600_000 };
 export function hourlyOrderCounts(dialect: Dialect) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      const oldTriggers = dialect === 'postgres' ? ['orders_count_insdel', 'orders_count_update'] : ['orders_count_insert', 'orders_count_update', 'orders_count_delete'];
-      for (const t of oldTriggers) await sql.raw(dialect === 'postgres' ? `drop trigger ${t} on orders` : `drop trigger ${t}`).execute(db);
+      await dropOrderCountTriggers(db, dialect);
       await db.schema.dropTable('order_counts').execute();
       let table = db.schema
         .createTable('order_counts')

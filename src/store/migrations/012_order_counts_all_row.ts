@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 import { ALL_ORDERS } from '../schema.js';
-import { POSTGRES_COUNT_TRIGGERS, SQLITE_COUNT_UPDATE_WHEN } from './006_read_paths.js';
+import { dropOrderCountTriggers, POSTGRES_COUNT_TRIGGERS, SQLITE_COUNT_UPDATE_WHEN } from './006_read_paths.js';
 
 /**
  * order_counts keeps, per (reseller, UTC hour), a row of all its orders (status `*`) and a
@@ -21,8 +21,7 @@ import { POSTGRES_COUNT_TRIGGERS, SQLITE_COUNT_UPDATE_WHEN } from './006_read_pa
 export function orderCountsAllRow(dialect: Dialect) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      const oldTriggers = dialect === 'postgres' ? ['orders_count_insdel', 'orders_count_update'] : ['orders_count_insert', 'orders_count_update', 'orders_count_delete'];
-      for (const t of oldTriggers) await sql.raw(dialect === 'postgres' ? `drop trigger ${t} on orders` : `drop trigger ${t}`).execute(db);
+      await dropOrderCountTriggers(db, dialect);
       await sql`delete from order_counts`.execute(db);
       await sql`insert into order_counts (reseller_id, hour, status, n)
                 select reseller_id, created_at / 3600000, ${ALL_ORDERS}, count(*) from orders group by reseller_id, created_at / 3600000`.execute(db);
@@ -44,7 +43,10 @@ function sqliteTriggers(): string[] {
   // The `*` row moves only when the order changes reseller or hour.
   const moved = `and (old.reseller_id is not new.reseller_id or old.${HOUR} <> new.${HOUR})`;
   return [
-    `create trigger orders_count_insert after insert on orders begin ${all('new', '+')} ${terminal('new', '+')} end`,
+    // An order is placed `processing`: its insert runs one statement; the terminal row only
+    // for an order inserted already settled (imports, tests), in a trigger of its own.
+    `create trigger orders_count_insert after insert on orders begin ${all('new', '+')} end`,
+    `create trigger orders_count_insert_settled after insert on orders when new.status <> 'processing' begin ${terminal('new', '+')} end`,
     `create trigger orders_count_update after update on orders when ${SQLITE_COUNT_UPDATE_WHEN}
      begin ${all('old', '-', moved)} ${all('new', '+', moved)} ${terminal('old', '-')} ${terminal('new', '+')} end`,
     `create trigger orders_count_delete after delete on orders begin ${all('old', '-')} ${terminal('old', '-')} end`,
