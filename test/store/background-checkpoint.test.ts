@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-connection.js';
 import { createTestStore, type TestStore } from '../support/stores.js';
 
 /**
@@ -74,6 +75,27 @@ describe('SQLite background checkpoint', () => {
     const background = threadsBy(isBackground).filter((t) => !before.includes(t));
     expect(background).toHaveLength(1); // the checkpointer, not the order writer
     expect(schedOf(String(process.pid))).toEqual({ policy: 0, nice: 0 }); // the event loop's thread
+  });
+
+  it('rewrites the WAL file in place after a restart instead of cutting it back', async () => {
+    store = await createTestStore('sqlite');
+    const file = (store.config as { file: string }).file;
+    database = openDatabase(store.config);
+    await migrateToLatest(database);
+    // ~80 MB of WAL in one transaction; its commit crosses the auto-checkpoint, which
+    // copies all of it, so the next commit restarts the WAL from its start.
+    await database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 80; i++) {
+        await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 250)
+                  insert into system_state (key, value) select ${`big${i}-`} || i, zeroblob(3900) from n`.execute(trx);
+      }
+    });
+    const grown = fileSize(`${file}-wal`);
+    expect(grown).toBeGreaterThan(80_000_000);
+    await write(database.db, 1);
+    // Cut back at restart (to 64 MB, before), the next 16 MB of frames would be new blocks.
+    expect(fileSize(`${file}-wal`)).toBe(grown);
+    expect(WAL_SIZE_LIMIT_BYTES).toBeGreaterThan(AUTOCHECKPOINT_PAGES.backstop * (4096 + 24));
   });
 
   it('stops its thread on close, and the store opens again', async () => {
