@@ -80,7 +80,7 @@ describe('quick start, as a new user runs it', () => {
     const store = new SQLite(path.join(dataDir, 'topup.sqlite'), { readonly: true });
     const finalStatus = (store.prepare('select status from orders where id = ?').get(placed.body.data.order_id) as { status: string }).status;
     store.close();
-    const resend = spawnSync(process.execPath, [BIN, 'resend-callback', code], { env: cliEnv, encoding: 'utf8' });
+    const resend = spawnSync(process.execPath, [BIN, 'resend-callback', code, '--json'], { env: cliEnv, encoding: 'utf8' });
     if (finalStatus === 'processing') expect(resend.status).toBe(1);
     else expect(JSON.parse(resend.stdout)).toMatchObject({ order_id: placed.body.data.order_id, round: 2 });
     const log = spawnSync(process.execPath, [BIN, 'callback-log', code], { env: cliEnv, encoding: 'utf8' });
