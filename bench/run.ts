@@ -508,9 +508,10 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
       // of the next one. With the first figure's own second alone, GET /orders page 1 (the
       // first) measured 26-47 ms p99 on PostgreSQL where the same request measured last in
       // the same run gave 15-17 ms: what it measured was the fresh process, not the query.
-      if (!SMOKE) for (const [, q] of figures) await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: 1, warmup: false });
+      const history = (q: string, duration: number, warmup?: false) => cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration, warmup });
+      if (!SMOKE) for (const [, q] of figures) await history(q, 1, false);
       for (const [name, q] of figures) {
-        const r = await cannon({ url: `${creds.baseUrl}${q}`, method: 'GET', creds, connections: 10, duration: SMOKE ? 1 : 5 });
+        const r = await history(q, SMOKE ? 1 : 5);
         if (r.non2xx || r.errors) throw new Error(`B5 ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors; the figure would be meaningless`);
         add({ id: 'B5', figure: `${name}, ${HISTORY_ROWS.toLocaleString('en')} orders (${label})`, value: r.p99, unit: 'ms p99', baseline: '-', baselineValue: null, p50: r.p50, p99: r.p99, rssMb: svc.peakRssMb(), goal: 'p99 ≤ 20 ms', goalAbs: 20 });
       }
