@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { StoreConfig } from '../config.js';
 import type { DB } from './schema.js';
 import { OrderWriterThread } from './order-writer-thread.js';
+import { preparingPool } from './pg-prepared.js';
 import { AUTOCHECKPOINT_PAGES, openSqlite } from './sqlite-connection.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import { stopThread, THREAD_LIMITS } from './threads/start-thread.js';
@@ -79,7 +80,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
   // An idle connection the server closed (restart, failover) must not crash the process:
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return { db, dialect: 'postgres', pool, close: () => db.destroy() };
 }
 
