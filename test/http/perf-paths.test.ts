@@ -71,6 +71,10 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
       const expected = all.filter(match).length;
       expect(res.body.meta.total, q).toBe(expected);
       expect(res.body.data.orders.length, q).toBe(expected);
+      // Past the last page no row carries the total: it is counted alone.
+      const past = await r.client.get(`/orders?${q}&limit=100&page=3`);
+      expect(past.body.meta, q).toMatchObject({ total: expected, has_more: false });
+      expect(past.body.data.orders, q).toEqual([]);
     }
     // Wallet history: ledger entries by seq, exact total, running balances chain across pages.
     const entries: any[] = [];
