@@ -261,11 +261,13 @@ export class OrdersRepo {
     if (first !== null && last !== null && first > last) return null;
     const newerEdge = f.to !== null && f.to >= (last! + 1) * BUCKET_MS;
     const olderEdge = f.from !== null && f.from < first! * BUCKET_MS;
-    const [newer, days, older] = await Promise.all([
-      newerEdge ? this.countOnIndex(f, (last! + 1) * BUCKET_MS, f.to!) : 0,
-      this.bucketSums(f, first, last, HOURS_PER_DAY),
-      olderEdge ? this.countOnIndex(f, f.from!, first! * BUCKET_MS - 1) : 0,
-    ]);
+    const edge = (on: boolean, from: number, to: number): RawBuilder<number | string> => (on ? sql`coalesce(${this.indexCount(f, from, to)}, 0)` : sql`0`);
+    const edges = { newer: edge(newerEdge, (last! + 1) * BUCKET_MS, f.to!), older: edge(olderEdge, f.from!, first! * BUCKET_MS - 1) };
+    // One statement: the days' sums, each row carrying the edges' counts (they were three
+    // statements, a round trip each on PostgreSQL). No day row: the edges are read alone.
+    const days = await this.bucketSums(f, first, last, HOURS_PER_DAY, edges);
+    const counted = days[0] ?? (await this.db.selectNoFrom([edges.newer.as('newer'), edges.older.as('older')]).executeTakeFirstOrThrow());
+    const [newer, older] = [Number(counted.newer), Number(counted.older)];
     const whole = days.reduce((sum, d) => sum + d.n, 0);
     const total = newer + whole + older;
     let left = f.offset;
@@ -282,12 +284,16 @@ export class OrdersRepo {
     return { total, start: { to: (hour.bucket + 1) * BUCKET_MS - 1, offset: left - day.before - hour.before } };
   }
 
-  /** Matches in whole hours [first, last] from order_counts, summed by `hoursEach` hours, newest first. */
-  private async bucketSums(f: OrderListFilter, first: number | null, last: number | null, hoursEach: number): Promise<{ bucket: number; n: number }[]> {
+  /**
+   * Matches in whole hours [first, last] from order_counts, summed by `hoursEach` hours,
+   * newest first; each row also carries the `edges` values (one-value expressions), 0 without.
+   */
+  private async bucketSums(f: OrderListFilter, first: number | null, last: number | null, hoursEach: number, edges?: { newer: RawBuilder<number | string>; older: RawBuilder<number | string> }) {
     const bucket = hoursEach === 1 ? sql<number>`hour` : sql<number>`hour / ${sql.lit(hoursEach)}`;
     const { rows: q, n } = this.buckets(f, first, last);
-    const rows = await q.select([bucket.as('bucket'), n.as('n')]).groupBy(bucket).orderBy(bucket, 'desc').execute();
-    return rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n) }));
+    const { newer, older } = edges ?? { newer: sql<number>`0`, older: sql<number>`0` };
+    const rows = await q.select([bucket.as('bucket'), n.as('n'), newer.as('newer'), older.as('older')]).groupBy(bucket).orderBy(bucket, 'desc').execute();
+    return rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n), newer: r.newer, older: r.older }));
   }
 
   /**
@@ -433,9 +439,6 @@ export class OrdersRepo {
     return this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n'));
   }
 
-  private countOnIndex(f: Omit<OrderListFilter, 'limit' | 'offset'>, from: number, to: number): Promise<number> {
-    return this.indexCount(f, from, to).executeTakeFirstOrThrow().then((r) => Number(r.n));
-  }
 }
 
 /** The order_counts bucket: one UTC hour (migration 008; its rows since 012: see buckets()). */
