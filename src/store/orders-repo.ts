@@ -257,16 +257,13 @@ export class OrdersRepo {
    * running sum over every hour (a window function) cost ~195 µs and the total another 40.
    */
   private async deepPageStart(f: OrderListFilter): Promise<{ total: number; start: PageStart | null } | null> {
-    const { first, last } = wholeBuckets(f.from, f.to);
-    if (first !== null && last !== null && first > last) return null;
-    const newerEdge = f.to !== null && f.to >= (last! + 1) * BUCKET_MS;
-    const olderEdge = f.from !== null && f.from < first! * BUCKET_MS;
-    const edge = (on: boolean, from: number, to: number): RawBuilder<number | string> => (on ? sql`coalesce(${this.indexCount(f, from, to)}, 0)` : sql`0`);
-    const edges = { newer: edge(newerEdge, (last! + 1) * BUCKET_MS, f.to!), older: edge(olderEdge, f.from!, first! * BUCKET_MS - 1) };
+    const parts = this.rangeParts(f);
+    if (!parts) return null;
+    const { first, last } = parts;
     // One statement: the days' sums, each row carrying the edges' counts (they were three
     // statements, a round trip each on PostgreSQL). No day row: the edges are read alone.
-    const days = await this.bucketSums(f, first, last, HOURS_PER_DAY, edges);
-    const counted = days[0] ?? (await this.db.selectNoFrom([edges.newer.as('newer'), edges.older.as('older')]).executeTakeFirstOrThrow());
+    const days = await this.bucketSums(f, first, last, HOURS_PER_DAY, parts);
+    const counted = days[0] ?? (await this.db.selectNoFrom([parts.newer.as('newer'), parts.older.as('older')]).executeTakeFirstOrThrow());
     const [newer, older] = [Number(counted.newer), Number(counted.older)];
     const whole = days.reduce((sum, d) => sum + d.n, 0);
     const total = newer + whole + older;
@@ -420,25 +417,34 @@ export class OrdersRepo {
 
   /** countMatching's count as one SQL expression: the sum of its parts' one-value subqueries. */
   private matchCount(f: Omit<OrderListFilter, 'limit' | 'offset'>): RawBuilder<number | string> {
-    const from = f.from ?? 0;
-    const to = f.to ?? Number.MAX_SAFE_INTEGER;
-    if (from > to) return sql`0`;
+    if ((f.from ?? 0) > (f.to ?? Number.MAX_SAFE_INTEGER)) return sql`0`;
+    const parts = this.rangeParts(f);
+    // Inside one hour (both bounds given): counted on the index.
+    if (!parts) return sql`${this.indexCount(f, f.from!, f.to!)}`;
+    return sql`coalesce(${this.bucketSum(f, parts.first, parts.last)}, 0) + ${parts.newer} + ${parts.older}`;
+  }
+
+  /**
+   * A range's whole UTC hours [first, last] (null: unbounded), whose matches order_counts
+   * holds, and its partial edge hours' matches, newer and older, as one-value expressions
+   * counted on the index (0 where the range has no such edge). Null for a range inside one hour.
+   */
+  private rangeParts(f: Omit<OrderListFilter, 'limit' | 'offset'>) {
     const { first, last } = wholeBuckets(f.from, f.to);
-    const parts = [];
-    if (first !== null && last !== null && first > last) parts.push(this.indexCount(f, from, to));
-    else {
-      parts.push(this.bucketSum(f, first, last));
-      if (f.from !== null && from < first! * BUCKET_MS) parts.push(this.indexCount(f, from, first! * BUCKET_MS - 1));
-      if (f.to !== null && to >= (last! + 1) * BUCKET_MS) parts.push(this.indexCount(f, (last! + 1) * BUCKET_MS, to));
-    }
-    return sql`${sql.join(parts.map((p) => sql`coalesce(${p}, 0)`), sql` + `)}`;
+    if (first !== null && last !== null && first > last) return null;
+    const edge = (on: boolean, from: number, to: number): RawBuilder<number | string> => (on ? sql`${this.indexCount(f, from, to)}` : sql`0`);
+    return {
+      first,
+      last,
+      newer: edge(f.to !== null && f.to >= (last! + 1) * BUCKET_MS, (last! + 1) * BUCKET_MS, f.to!),
+      older: edge(f.from !== null && f.from < first! * BUCKET_MS, f.from!, first! * BUCKET_MS - 1),
+    };
   }
 
   /** Matches of the filter with created_at in [from, to], counted on the index: a one-value query. */
   private indexCount(f: Omit<OrderListFilter, 'limit' | 'offset'>, from: number, to: number) {
     return this.filtered({ ...f, from, to }).select((eb) => eb.fn.countAll<number>().as('n'));
   }
-
 }
 
 /** The order_counts bucket: one UTC hour (migration 008; its rows since 012: see buckets()). */
