@@ -90,9 +90,9 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   private async run(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    if (this.inTransaction || BEGINS.test(text)) {
-      if (BEGINS.test(text)) this.inTransaction = true;
-      else if (ENDS.test(text)) this.inTransaction = false;
+    const begins = BEGINS.test(text);
+    if (begins || this.inTransaction) {
+      this.inTransaction = begins || !ENDS.test(text);
       return this.client.query(text, values as unknown[]);
     }
     const name = this.names.nameFor(text);
