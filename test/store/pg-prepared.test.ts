@@ -39,6 +39,10 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('prepared statements
     expect((await prepared()).filter((s) => s.includes('second-use'))).toHaveLength(1);
   });
 
+  it('plans each run for its values, as an unnamed statement is (never one generic plan for all values)', async () => {
+    expect((await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(db)).rows[0]!.plan_cache_mode).toBe('force_custom_plan');
+  });
+
   it('never names a statement inside a transaction, however often it runs there', async () => {
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < 3; i++) await trx.selectFrom('t').select('v').where(sql.lit('in-trx'), '=', 'in-trx').execute();
