@@ -232,17 +232,17 @@ export class OrdersRepo {
    * The filter's page that starts `start.offset` matches below `start.to`, newest first;
    * with `total`, each row carries it as page_total.
    */
-  private pageRows(f: OrderListFilter, start: PageStart, total: RawBuilder<number | string> = sql`null`) {
+  private pageRows(f: OrderListFilter, start: PageStart, total?: RawBuilder<number | string>) {
     const page = this.filtered({ ...f, to: start.to }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(start.offset);
     // PostgreSQL: the index scan reads the rows in index order, and a reseller's rows of one
     // hour lie together in the heap (inserted in time order). A join back by id went
     // through the random-keyed primary key instead: 206 buffers against 13 for page 1,
     // 219 against 90 for a deep page (1.1–1.3 ms → 0.7–0.8 ms a query).
-    if (this.dialect !== 'sqlite') return page.selectAll().select(total.as('page_total')).execute();
+    if (this.dialect !== 'sqlite') return page.selectAll().$if(total !== undefined, (q) => q.select(total!.as('page_total'))).execute();
     // SQLite: a deferred join on the row's address. The skipped entries are read from the
     // index only, and each page row is one table seek by rowid (by id it would be a seek in
     // the random-keyed id index first: twice the page reads).
-    return this.db.selectFrom('orders').selectAll().select(total.as('page_total')).where(sql<number>`rowid`, 'in', page.select(sql<number>`rowid`.as('k'))).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    return this.db.selectFrom('orders').selectAll().$if(total !== undefined, (q) => q.select(total!.as('page_total'))).where(sql<number>`rowid`, 'in', page.select(sql<number>`rowid`.as('k'))).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
   /**
