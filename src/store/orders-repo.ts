@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } 
 import { ORDER_STATUSES, TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { isUniqueViolation, type Dialect } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import { OrderGroupQueue } from './order-group-queue.js';
 import type { OrderWriterThread } from './order-writer-thread.js';
 import { ALL_ORDERS, type DB, type OrdersTable } from './schema.js';
 import { REF_LOOKUP_SQL, sqliteOrderGroup, type GroupOrder, type OrderAnswer } from './sqlite-order-group.js';
@@ -62,8 +63,9 @@ export class OrdersRepo {
    * every order keeps its own ref_id uniqueness, guarded debit and exact error: an order
    * that fails rolls back to its savepoint and the others commit. If the group's
    * transaction itself fails (a deadlock, a lost connection), nothing of it committed, and
-   * each order is retried alone. Groups lock resellers in id order so that concurrent
-   * groups cannot deadlock each other. On SQLite (one writer) one group runs at a time.
+   * each order is retried alone. On SQLite (one writer) one group runs at a time; on
+   * PostgreSQL a few, never two of one reseller at once (OrderGroupQueue). A group locks
+   * its resellers in id order.
    *
    * How a group runs (the order transaction is the same statements everywhere, see placeIn):
    * - SQLite: prepared statements run synchronously inside one better-sqlite3 transaction,
@@ -80,7 +82,7 @@ export class OrdersRepo {
    * - Otherwise (no raw handle, e.g. a test building the repo on Kysely alone): Kysely,
    *   a savepoint per order.
    */
-  private queue: QueuedOrder[] = [];
+  private readonly queue = new OrderGroupQueue<QueuedOrder>();
   private running = 0;
   private pumpScheduled = false;
   /** Groups run and the orders they held, since start: how well group commit groups. */
@@ -126,11 +128,13 @@ export class OrdersRepo {
 
   private pump() {
     while (this.running < this.group.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.group.maxSize);
+      const batch = this.queue.take(this.group.maxSize);
+      if (batch.length === 0) return; // every waiting order's reseller has a group in flight
       this.groupStats.groups++;
       this.groupStats.orders += batch.length;
       this.running++;
       void this.commitGroup(batch).finally(() => {
+        this.queue.done(batch);
         this.running--;
         this.pump();
       });
