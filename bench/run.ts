@@ -334,7 +334,7 @@ async function seedHistory(store: StoreConfig, resellerId: string, n: number) {
     `insert into order_counts (reseller_id, hour, status, n)
      select reseller_id, created_at / 3600000, s, count(*) from orders cross join lateral (values ('*'), (status)) v(s)
      where reseller_id = $1 and ref_id like 'hist-%' and s <> 'processing' group by 1, 2, 3
-     on conflict (reseller_id, hour, status) do update set n = order_counts.n + excluded.n`,
+     on conflict (reseller_id, hour, status, shard) do update set n = order_counts.n + excluded.n`,
     [resellerId],
   );
   await c.query('update resellers set order_seq = order_seq + $2::bigint, ledger_seq = ledger_seq + $2::bigint where id = $1', [resellerId, n]);

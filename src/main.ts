@@ -113,10 +113,12 @@ export interface PlatformOverrides {
 
 /**
  * Group commit of the order transaction (OrdersRepo): SQLite has one writer, so one group
- * at a time; PostgreSQL runs a few groups at once (different resellers proceed in
- * parallel; one reseller's orders serialize on its row anyway). Sizes bound the wait of
- * the last order in a group.
+ * at a time; PostgreSQL runs a few groups of different resellers at once (one reseller's
+ * groups one at a time: OrderGroupQueue). Sizes bound the wait of the last order in a group.
  */
+/** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
+const COUNT_FOLD_MS = 60_000;
+
 const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
@@ -213,6 +215,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
+  let foldTimer: NodeJS.Timeout | null = null;
+  const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
@@ -222,10 +226,15 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       void refreshSafely();
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
+      if (database.dialect === 'postgres') {
+        foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
+        foldTimer.unref();
+      }
     },
     seedDemo: () => seedDemo({ db, resellers: repos.resellers, ledger: repos.ledger, secrets, clock, ids }),
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
+      if (foldTimer) clearInterval(foldTimer);
       await runner.stop();
       await app.close();
       await feed?.stop();

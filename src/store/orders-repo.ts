@@ -285,6 +285,27 @@ export class OrdersRepo {
     return { total, start: { to: (hour.bucket + 1) * BUCKET_MS - 1, offset: left - day.before - hour.before } };
   }
 
+  /**
+   * PostgreSQL: folds order_counts' shards (migration 013) of the hours before the last
+   * two into shard 0, so a long range sums about one row an hour and status. One statement:
+   * exact against concurrent settlements (one counting into a row being folded waits for
+   * its lock, then inserts a row of its own, folded next time). Returns the rows folded.
+   */
+  async foldCountShards(now: number): Promise<number> {
+    if (this.dialect !== 'postgres') return 0;
+    const before = Math.floor(now / BUCKET_MS) - 1;
+    const { rows } = await sql<{ folded: number | string }>`
+      with gone as (
+        delete from order_counts where shard <> 0 and hour < ${before} returning reseller_id, hour, status, n
+      ), summed as (
+        insert into order_counts (reseller_id, hour, status, shard, n)
+        select reseller_id, hour, status, 0, sum(n) from gone group by reseller_id, hour, status
+        on conflict (reseller_id, hour, status, shard) do update set n = order_counts.n + excluded.n
+      )
+      select count(*) as folded from gone`.execute(this.db);
+    return Number(rows[0]?.folded ?? 0);
+  }
+
   /** Matches in whole hours [first, last] from order_counts, summed by `hoursEach` hours, newest first. */
   private async bucketSums(f: OrderListFilter, first: number | null, last: number | null, hoursEach: number): Promise<{ bucket: number; n: number }[]> {
     const bucket = hoursEach === 1 ? sql<number>`hour` : sql<number>`hour / ${sql.lit(hoursEach)}`;

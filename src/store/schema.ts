@@ -269,6 +269,8 @@ export interface OrderCountsTable {
   hour: number;
   /** ALL_ORDERS (every order of the hour) or a terminal status; `processing` has no row (migration 012). */
   status: string;
+  /** PostgreSQL only (migration 013): a terminal status's count is spread over 16 rows; readers sum them. */
+  shard?: number;
   n: number;
 }
 

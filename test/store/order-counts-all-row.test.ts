@@ -5,6 +5,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../src/domain/order.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
 import { OrdersRepo } from '../../src/store/orders-repo.js';
+import { ALL_ORDERS } from '../../src/store/schema.js';
 import { createTestStore, storeKinds, type StoreKind, type TestStore } from '../support/stores.js';
 
 const HOUR = 3_600_000;
@@ -40,8 +41,10 @@ function harness(kind: StoreKind) {
   /** Three days, several orders an hour, every status, two resellers. */
   const history = Array.from({ length: 300 }, (_, i) => order(i, i % 5 === 0 ? 'r-b' : 'r-a', now - i * 863_000 - (i % 13 === 0 ? 1 : 0), ORDER_STATUSES[i % 4]!));
 
+  /** The counts as readers see them: summed over a key's rows (PostgreSQL's shards, migration 013). */
   const counted = async (db: Database['db']) => {
-    const rows = await db.selectFrom('order_counts').select(['reseller_id', 'hour', 'status', 'n']).where('n', '<>', 0).execute();
+    const { rows } = await sql<{ reseller_id: string; hour: number | string; status: string; n: number | string }>`
+      select reseller_id, hour, status, sum(n) as n from order_counts group by reseller_id, hour, status having sum(n) <> 0`.execute(db);
     return rows.map((r) => `${r.reseller_id} ${Number(r.hour)} ${r.status} ${Number(r.n)}`).sort();
   };
   const expected = async (db: Database['db']) => {
@@ -73,7 +76,7 @@ describe.each(storeKinds())('order counts with an all-orders row (%s)', (kind) =
   it('rewrites the counts of the stored orders and keeps them through every kind of change', async () => {
     const db = await open('011_ledger_drop_reseller_id_index');
     await db.insertInto('orders').values(history).execute();
-    expect(await migrateToLatest(t.database()!)).toEqual(['012_order_counts_all_row']);
+    expect(await migrateToLatest(t.database()!)).toEqual(['012_order_counts_all_row', '013_order_counts_shards']);
     expect(await counted(db)).toEqual(await expected(db));
     expect((await counted(db)).some((r) => r.includes(' processing '))).toBe(false);
 
@@ -133,6 +136,97 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts: placi
     } finally {
       await placing.end();
     }
+    expect(await counted(db)).toEqual(await expected(db));
+  });
+});
+
+/**
+ * Migration 013 (PostgreSQL): a terminal status's count of an hour is spread over 16 rows
+ * by the order's id, so one reseller's settlements do not queue on one row's lock; the
+ * worker folds past hours back into shard 0.
+ */
+describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread over shards (%s)', (kind) => {
+  const t = harness(kind);
+  afterEach(() => t.close());
+  const { open, order, idOf, history, counted, expected, now } = t;
+  const shardOf = async (db: Database['db'], i: number) => Number((await sql<{ s: number }>`select hashtext(${idOf(i)}) & 15 as s`.execute(db)).rows[0]!.s);
+  /** Two orders, from `from` on, whose counts land in different shards. */
+  const twoShards = async (db: Database['db'], from: number) => {
+    const a = from;
+    let b = from + 1;
+    while ((await shardOf(db, b)) === (await shardOf(db, a))) b++;
+    return [a, b] as const;
+  };
+  const rowsOf = async (db: Database['db'], status: string) =>
+    (await db.selectFrom('order_counts').select(['hour', 'shard', 'n']).where('reseller_id', '=', 'r-a').where('status', '=', status).execute()).map((r) => ({ hour: Number(r.hour), shard: Number(r.shard), n: Number(r.n) }));
+
+  it('keeps the sums exact across the migration, spreads one hour over shards, and folds past hours back into one row', async () => {
+    const db = await open('012_order_counts_all_row');
+    await db.insertInto('orders').values(history).execute(); // counted in one row each
+    expect(await migrateToLatest(t.database()!)).toEqual(['013_order_counts_shards']);
+    expect(await counted(db)).toEqual(await expected(db));
+
+    // Taken back from shards that never counted them: a row of −1 where needed, the sum exact.
+    const settledBefore = history.filter((o) => o.status === 'success' && o.reseller_id === 'r-a').slice(0, 5);
+    await db.updateTable('orders').set({ status: 'refunded' }).where('id', 'in', settledBefore.map((o) => o.id)).execute();
+    await db.deleteFrom('orders').where('id', '=', history.find((o) => o.status === 'failed')!.id).execute();
+    // Forty orders of one reseller and hour, settled.
+    const fresh = Array.from({ length: 40 }, (_, i) => order(2000 + i, 'r-a', now - 3 * HOUR, 'processing'));
+    await db.insertInto('orders').values(fresh).execute();
+    await db.updateTable('orders').set({ status: 'success' }).where('id', 'in', fresh.map((o) => o.id)).execute();
+    expect(await counted(db)).toEqual(await expected(db));
+    const hour = Math.floor((now - 3 * HOUR) / HOUR);
+    expect(new Set((await rowsOf(db, 'success')).filter((r) => r.hour === hour).map((r) => r.shard)).size).toBeGreaterThan(4);
+    expect((await rowsOf(db, ALL_ORDERS)).every((r) => r.shard === 0)).toBe(true); // placing counts into one row
+
+    // Folding keeps the last two hours' shards and folds the rest.
+    const repo = new OrdersRepo(db, undefined, { dialect: 'postgres' });
+    expect(await repo.foldCountShards(now)).toBeGreaterThan(0);
+    expect(await counted(db)).toEqual(await expected(db));
+    const current = Math.floor(now / HOUR);
+    expect((await rowsOf(db, 'success')).filter((r) => r.shard !== 0).every((r) => r.hour >= current - 1)).toBe(true);
+    expect(await repo.foldCountShards(now)).toBe(0);
+  });
+
+  it('settling two orders of one reseller and hour does not wait when their counts are in different shards', async () => {
+    const db = await open();
+    const [a, b] = await twoShards(db, 1);
+    await db.insertInto('orders').values([order(a, 'r-a', now, 'processing'), order(b, 'r-a', now, 'processing')]).execute();
+    const settling = new pg.Client({ connectionString: t.url() });
+    await settling.connect();
+    try {
+      await settling.query('begin');
+      await settling.query(`update orders set status = 'success' where id = $1`, [idOf(a)]);
+      // The first settlement holds its shard's row until it commits; the second would wait
+      // out the lock timeout if it counted into the same row.
+      await db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = '500ms'`.execute(trx);
+        await trx.updateTable('orders').set({ status: 'success' }).where('id', '=', idOf(b)).execute();
+      });
+      await settling.query('commit');
+    } finally {
+      await settling.end();
+    }
+    expect(await counted(db)).toEqual(await expected(db));
+  });
+
+  it('a fold and a settlement counting into a row being folded stay exact', async () => {
+    const db = await open();
+    const past = now - 5 * HOUR;
+    await db.insertInto('orders').values(Array.from({ length: 20 }, (_, i) => order(3000 + i, 'r-a', past, i < 10 ? 'success' : 'processing'))).execute();
+    const settling = new pg.Client({ connectionString: t.url() });
+    await settling.connect();
+    try {
+      await settling.query('begin');
+      await settling.query(`update orders set status = 'success' where id = $1`, [idOf(3010)]); // holds its shard's row
+      const folding = new OrdersRepo(db, undefined, { dialect: 'postgres' }).foldCountShards(now); // waits for that row
+      await new Promise((r) => setTimeout(r, 100));
+      await settling.query('commit');
+      await folding;
+    } finally {
+      await settling.end();
+    }
+    await db.updateTable('orders').set({ status: 'success' }).where('id', 'in', [idOf(3011), idOf(3012)]).execute(); // after the fold
     expect(await counted(db)).toEqual(await expected(db));
   });
 });
