@@ -227,6 +227,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
       if (database.dialect === 'postgres') {
+        void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
         foldTimer.unref();
       }

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '../../src/domain/order.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
 import { OrdersRepo } from '../../src/store/orders-repo.js';
 import { ALL_ORDERS } from '../../src/store/schema.js';
+import { startTestApp } from '../support/app.js';
 import { createTestStore, storeKinds, type StoreKind, type TestStore } from '../support/stores.js';
 
 const HOUR = 3_600_000;
@@ -59,6 +60,7 @@ function harness(kind: StoreKind) {
     open, order, idOf, history, counted, expected, now,
     database: () => database,
     url: () => store!.url,
+    store: () => store!,
     async close() {
       await database?.close();
       await store?.drop();
@@ -208,6 +210,21 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread
       await settling.end();
     }
     expect(await counted(db)).toEqual(await expected(db));
+  });
+
+  it('a process running the worker folds past hours into one row', async () => {
+    const db = await open();
+    const past = now - 5 * HOUR;
+    const orders = Array.from({ length: 30 }, (_, i) => order(4000 + i, 'r-a', past, 'processing'));
+    await db.insertInto('orders').values(orders).execute();
+    await db.updateTable('orders').set({ status: 'success' }).where('id', 'in', orders.map((o) => o.id)).execute();
+    expect((await rowsOf(db, 'success')).length).toBeGreaterThan(1); // spread by the settlements
+    const worker = await startTestApp(kind, { store: t.store(), seed: false, worker: true });
+    try {
+      await vi.waitFor(async () => expect((await rowsOf(db, 'success')).map((r) => [r.shard, r.n])).toEqual([[0, 30]]), { timeout: 5000, interval: 20 });
+    } finally {
+      await worker.close();
+    }
   });
 
   it('a fold and a settlement counting into a row being folded stay exact', async () => {
