@@ -29,6 +29,8 @@ export function orderCountShards(dialect: Dialect) {
       await sql`alter table order_counts add column shard smallint not null default 0`.execute(db);
       await sql`alter table order_counts drop constraint order_counts_pk`.execute(db);
       await sql`alter table order_counts add constraint order_counts_pk primary key (reseller_id, hour, status, shard)`.execute(db);
+      // The fold finds the rows still to fold without reading the table: only the last hours'.
+      await sql`create index order_counts_unfolded on order_counts (hour) where shard <> 0`.execute(db);
       await sql.raw(postgresCountFunction()).execute(db);
     },
   };
