@@ -116,10 +116,10 @@ export interface PlatformOverrides {
  * at a time; PostgreSQL runs a few groups of different resellers at once (one reseller's
  * groups one at a time: OrderGroupQueue). Sizes bound the wait of the last order in a group.
  */
+const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
+
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
-
-const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);

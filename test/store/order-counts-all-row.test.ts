@@ -231,19 +231,27 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread
     const db = await open();
     const past = now - 5 * HOUR;
     await db.insertInto('orders').values(Array.from({ length: 20 }, (_, i) => order(3000 + i, 'r-a', past, i < 10 ? 'success' : 'processing'))).execute();
+    // An unsettled order whose shard already has a row (counted by a settled one).
+    const settledShards = new Set(await Promise.all(Array.from({ length: 10 }, (_, i) => shardOf(db, 3000 + i))));
+    let held = 3010;
+    while (!settledShards.has(await shardOf(db, held))) held++;
     const settling = new pg.Client({ connectionString: t.url() });
     await settling.connect();
     try {
       await settling.query('begin');
-      await settling.query(`update orders set status = 'success' where id = $1`, [idOf(3010)]); // holds its shard's row
-      const folding = new OrdersRepo(db, undefined, { dialect: 'postgres' }).foldCountShards(now); // waits for that row
-      await new Promise((r) => setTimeout(r, 100));
+      await settling.query(`update orders set status = 'success' where id = $1`, [idOf(held)]); // holds that row
+      let folded = false;
+      const folding = new OrdersRepo(db, undefined, { dialect: 'postgres' }).foldCountShards(now).then(() => (folded = true));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(folded).toBe(false); // the fold waits for the row
       await settling.query('commit');
       await folding;
     } finally {
       await settling.end();
     }
-    await db.updateTable('orders').set({ status: 'success' }).where('id', 'in', [idOf(3011), idOf(3012)]).execute(); // after the fold
+    expect((await rowsOf(db, 'success')).every((r) => r.shard === 0)).toBe(true); // the held row's new count folded too
+    const rest = Array.from({ length: 10 }, (_, i) => idOf(3010 + i)).filter((id) => id !== idOf(held));
+    await db.updateTable('orders').set({ status: 'success' }).where('id', 'in', rest).execute(); // after the fold
     expect(await counted(db)).toEqual(await expected(db));
   });
 });

@@ -54,12 +54,32 @@ function sqliteTriggers(): string[] {
 }
 
 function postgresTriggers(): string[] {
-  const add = (rec: 'new' | 'old', status: string) =>
-    `insert into order_counts (reseller_id, hour, status, n) values (${rec}.reseller_id, ${rec}.${HOUR}, ${status}, 1)
+  return [postgresCountFunction(false), ...POSTGRES_COUNT_TRIGGERS];
+}
+
+/** Terminal-status rows per (reseller, hour, status) on PostgreSQL since 013: an order's is `hashtext(id) & 15`. */
+const ORDER_COUNT_SHARDS = 16;
+
+/**
+ * The text of topup_order_counts(), which 012's triggers call. `sharded` (migration 013):
+ * a terminal status counts into the order's shard, and every change is an upsert, so a
+ * count may be taken back in a row that never held it (only a key's sum means anything).
+ */
+export function postgresCountFunction(sharded: boolean): string {
+  const shardOf = (rec: 'new' | 'old') => `hashtext(${rec}.id) & ${ORDER_COUNT_SHARDS - 1}`;
+  const upsert = (rec: 'new' | 'old', status: string, shard: string, sign: '+' | '-') =>
+    `insert into order_counts (reseller_id, hour, status, shard, n) values (${rec}.reseller_id, ${rec}.${HOUR}, ${status}, ${shard}, ${sign}1)
+       on conflict (reseller_id, hour, status, shard) do update set n = order_counts.n ${sign} 1;`;
+  const add = (rec: 'new' | 'old', status: string, terminal: boolean) =>
+    sharded
+      ? upsert(rec, status, terminal ? shardOf(rec) : '0', '+')
+      : `insert into order_counts (reseller_id, hour, status, n) values (${rec}.reseller_id, ${rec}.${HOUR}, ${status}, 1)
        on conflict (reseller_id, hour, status) do update set n = order_counts.n + 1;`;
-  const sub = (status: string) => `update order_counts set n = n - 1 where reseller_id = old.reseller_id and hour = old.${HOUR} and status = ${status};`;
-  return [
-    `create or replace function topup_order_counts() returns trigger language plpgsql as $$
+  const sub = (status: string, terminal: boolean) =>
+    sharded
+      ? upsert('old', status, terminal ? shardOf('old') : '0', '-')
+      : `update order_counts set n = n - 1 where reseller_id = old.reseller_id and hour = old.${HOUR} and status = ${status};`;
+  return `create or replace function topup_order_counts() returns trigger language plpgsql as $$
     declare
       moved boolean := tg_op <> 'UPDATE';
     begin
@@ -67,15 +87,13 @@ function postgresTriggers(): string[] {
         moved := old.reseller_id is distinct from new.reseller_id or old.${HOUR} <> new.${HOUR};
       end if;
       if tg_op in ('UPDATE', 'DELETE') then
-        if moved then ${sub(`'${ALL_ORDERS}'`)} end if;
-        if old.status <> 'processing' then ${sub('old.status')} end if;
+        if moved then ${sub(`'${ALL_ORDERS}'`, false)} end if;
+        if old.status <> 'processing' then ${sub('old.status', true)} end if;
       end if;
       if tg_op in ('UPDATE', 'INSERT') then
-        if moved then ${add('new', `'${ALL_ORDERS}'`)} end if;
-        if new.status <> 'processing' then ${add('new', 'new.status')} end if;
+        if moved then ${add('new', `'${ALL_ORDERS}'`, false)} end if;
+        if new.status <> 'processing' then ${add('new', 'new.status', true)} end if;
       end if;
       return null;
-    end $$`,
-    ...POSTGRES_COUNT_TRIGGERS,
-  ];
+    end $$`;
 }

@@ -1,9 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
-import { ALL_ORDERS } from '../schema.js';
-
-/** Terminal-status rows per (reseller, hour, status) on PostgreSQL: an order's is `hashtext(id) & 15`. */
-const ORDER_COUNT_SHARDS = 16;
+import { postgresCountFunction } from './012_order_counts_all_row.js';
 
 /**
  * PostgreSQL only: a terminal status's count of an hour is spread over 16 rows (`shard`),
@@ -31,34 +28,7 @@ export function orderCountShards(dialect: Dialect) {
       await sql`alter table order_counts add constraint order_counts_pk primary key (reseller_id, hour, status, shard)`.execute(db);
       // The fold finds the rows still to fold without reading the table: only the last hours'.
       await sql`create index order_counts_unfolded on order_counts (hour) where shard <> 0`.execute(db);
-      await sql.raw(postgresCountFunction()).execute(db);
+      await sql.raw(postgresCountFunction(true)).execute(db);
     },
   };
-}
-
-const HOUR = 'created_at / 3600000';
-
-function postgresCountFunction(): string {
-  const upsert = (rec: 'new' | 'old', status: string, shard: string, sign: '+' | '-') =>
-    `insert into order_counts (reseller_id, hour, status, shard, n) values (${rec}.reseller_id, ${rec}.${HOUR}, ${status}, ${shard}, ${sign}1)
-       on conflict (reseller_id, hour, status, shard) do update set n = order_counts.n ${sign} 1;`;
-  const shardOf = (rec: 'new' | 'old') => `hashtext(${rec}.id) & ${ORDER_COUNT_SHARDS - 1}`;
-  // Same shape as 012's function (its triggers stay): what moves when, unchanged.
-  return `create or replace function topup_order_counts() returns trigger language plpgsql as $$
-    declare
-      moved boolean := tg_op <> 'UPDATE';
-    begin
-      if tg_op = 'UPDATE' then
-        moved := old.reseller_id is distinct from new.reseller_id or old.${HOUR} <> new.${HOUR};
-      end if;
-      if tg_op in ('UPDATE', 'DELETE') then
-        if moved then ${upsert('old', `'${ALL_ORDERS}'`, '0', '-')} end if;
-        if old.status <> 'processing' then ${upsert('old', 'old.status', shardOf('old'), '-')} end if;
-      end if;
-      if tg_op in ('UPDATE', 'INSERT') then
-        if moved then ${upsert('new', `'${ALL_ORDERS}'`, '0', '+')} end if;
-        if new.status <> 'processing' then ${upsert('new', 'new.status', shardOf('new'), '+')} end if;
-      end if;
-      return null;
-    end $$`;
 }
