@@ -6,18 +6,10 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient } from 'kysely';
  * PostgreSQL: Kysely sends every statement unnamed, so the server parses, analyses and
  * plans it on every call. Through this pool a plain read (a select that calls none of the
  * store's functions) run outside a transaction is, from the second time the process sees
- * its text, a named (prepared) statement: each connection parses and analyses it once.
+ * its text, a named (prepared) statement: each connection parses it once, and PostgreSQL's
+ * plan cache may settle on one generic plan for it where that is estimated no dearer.
  * Measured through the repository on a 1M-order store, 10 concurrent callers: PostgreSQL
- * CPU per unfiltered page 295 -> 255 us, per deep filtered page 1,470 -> 1,090 us; with
- * pgbench, the unfiltered page 8.4–9.2k/s unnamed against 10.3k/s prepared.
- *
- * Each run is still planned for its values and the tables' current size, as an unnamed
- * statement is (plan_cache_mode = force_custom_plan on the pool's connections). PostgreSQL's
- * default may settle on one generic plan after five runs and keep it for the connection's
- * life: planned while a young store's tables were a few pages, the fulfilment's order
- * lookup by id stayed a sequential scan of all orders (~12,000 scans reading 80 million
- * rows in one B3/B4 run on PostgreSQL, where autovacuum's analyze never came to invalidate
- * the plan). Custom plans measured the same in B5 (deep filtered page p50 6-7 ms against 6).
+ * CPU per unfiltered page 295 -> 255 us, per deep filtered page 1,470 -> 1,090 us.
  *
  * Reads only: named writes (the order group's function call, the settlement statement)
  * took B3 on PostgreSQL from 76 and 91 ms p99 to 413 and 259 in alternating runs.
@@ -31,8 +23,6 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient } from 'kysely';
  * run unnamed as before.
  */
 export function preparingPool(pool: pg.Pool): PostgresPool {
-  // Sent before anything else on the connection: pg runs a client's queries in order.
-  pool.on('connect', (client) => void client.query('set plan_cache_mode = force_custom_plan').catch(() => {}));
   const names = new StatementNames();
   const clients = new WeakMap<pg.PoolClient, PreparingClient>();
   return {
