@@ -32,14 +32,14 @@ export class OrderGroupQueue<T extends { o: { resellerId: string } }> {
   take(maxSize: number): T[] {
     const group: T[] = [];
     const rest: T[] = [];
-    const full = new Set<string>();
+    const behind = new Set<string>();
     for (const item of this.waiting) {
       const r = item.o.resellerId;
-      if (group.length < maxSize && !this.inFlight.has(r) && !full.has(r)) group.push(item);
+      if (group.length < maxSize && !this.inFlight.has(r) && !behind.has(r)) group.push(item);
       else {
         // Once one of a reseller's orders stays behind, its later ones do too: a reseller's
         // orders commit in the order they came.
-        full.add(r);
+        behind.add(r);
         rest.push(item);
       }
     }
