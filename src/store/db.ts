@@ -41,6 +41,8 @@ pg.types.setTypeParser(20, (v) => {
 
 export interface OpenOptions {
   poolSize?: number;
+  /** PostgreSQL: seconds a pool connection lives before it is replaced (default POOL_LIFETIME_SECONDS). */
+  poolLifetimeSeconds?: number;
   /**
    * SQLite, for long-running processes (a one-shot CLI command leaves this to SQLite and
    * its own thread): checkpoint the WAL on a thread of its own instead of inside the
@@ -50,6 +52,9 @@ export interface OpenOptions {
    */
   threads?: boolean;
 }
+
+/** How long a PostgreSQL pool connection lives before it is replaced (see openDatabase). */
+const POOL_LIFETIME_SECONDS = 300;
 
 /** Checkpoint ticks of the background checkpointer. */
 const CHECKPOINT_INTERVAL_MS = 100;
@@ -76,7 +81,13 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
       },
     };
   }
-  const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10 });
+  // Connections are replaced every few minutes (each when next idle), so the plans each one
+  // keeps are made again for the tables as they are: a generic plan of a named read
+  // (pg-prepared.ts) or of a statement in topup_place_orders is kept for the connection's
+  // life, made for the tables' size when it was chosen. An analyze invalidates it, but only
+  // where autovacuum runs: without it a young store's order lookup by id stayed a
+  // sequential scan of every order (docs/architecture.md, stop 22).
+  const pool = new pg.Pool({ connectionString: store.url, max: opts.poolSize ?? 10, maxLifetimeSeconds: opts.poolLifetimeSeconds ?? POOL_LIFETIME_SECONDS });
   // An idle connection the server closed (restart, failover) must not crash the process:
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});

@@ -38,6 +38,22 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('prepared statements
     expect((await prepared()).filter((s) => s.includes('second-use'))).toHaveLength(1);
   });
 
+  it('replaces a pool connection after its lifetime, so its prepared statements and their plans are made again', async () => {
+    const short = openDatabase(store.config, { poolSize: 1, poolLifetimeSeconds: 1 });
+    const sdb = short.db as unknown as Kysely<any>;
+    try {
+      const pid = async () => Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(sdb)).rows[0]!.pid);
+      const first = await pid();
+      for (let i = 0; i < 2; i++) await sdb.selectFrom('t').select('v').where(sql.lit('lifetime'), '=', 'lifetime').execute();
+      await new Promise((r) => setTimeout(r, 1300));
+      expect(await pid()).not.toBe(first);
+      const named = await sql<{ n: number | string }>`select count(*) as n from pg_prepared_statements where statement like '%lifetime%'`.execute(sdb);
+      expect(Number(named.rows[0]!.n)).toBe(0); // a new session: prepared again at its next use
+    } finally {
+      await short.close();
+    }
+  });
+
   it('never names a statement inside a transaction, however often it runs there', async () => {
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < 3; i++) await trx.selectFrom('t').select('v').where(sql.lit('in-trx'), '=', 'in-trx').execute();
