@@ -93,10 +93,11 @@ describe('quick start, as a new user runs it', () => {
     expect(again.output).not.toContain(opPassword);
     expect(again.output).not.toContain('First operator created');
     const url2 = /topup listening on (\S+)/.exec(again.output)![1]!;
-    const status2 = await new ResellerClient(url2, apiKey, apiSecret).get(`/order-status?ref_id=${ref}`);
+    const client2 = new ResellerClient(url2, apiKey, apiSecret);
+    const status2 = await client2.get(`/order-status?ref_id=${ref}`);
     expect(status2.body.data.order_id).toBe(placed.body.data.order_id);
     const pendingBody = JSON.stringify({ ...JSON.parse(body), ref_id: `${ref}-pending` });
-    const pending = await new ResellerClient(url2, apiKey, apiSecret).post('/order', pendingBody);
+    const pending = await client2.post('/order', pendingBody);
     expect(pending.status, pending.text).toBe(200);
     again.child.kill('SIGTERM');
     await new Promise((r) => again.child.once('exit', r));
