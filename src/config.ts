@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_EXACT_MINOR } from './domain/money.js';
 
 /**
  * Typed configuration, parsed once from the environment (plus an optional .env file).
@@ -21,6 +22,8 @@ export interface Config {
   masterKey: Buffer | null;
   currency: string;
   currencyDecimals: number;
+  /** The largest amount one operation may move (credit, debit, price), in major units. */
+  maxOperationAmount: number;
   trustedProxies: string[];
   logLevel: string;
   seedDemo: boolean;
@@ -48,6 +51,9 @@ export class ConfigError extends Error {
 
 /** Minor-unit exponents of common currencies (ISO 4217); others default to 2. */
 const CURRENCY_DECIMALS: Record<string, number> = { IDR: 0, JPY: 0, KRW: 0, VND: 0, USD: 2, EUR: 2, MYR: 2, PHP: 2, SGD: 2, THB: 2 };
+
+/** ISO 4217 codes of real currencies, as Node's ICU data knows them (no XXX, XTS, XAU). */
+const ISO_4217: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
 export function loadDotEnv(file = '.env', env: NodeJS.ProcessEnv = process.env): void {
   if (!existsSync(file)) return;
@@ -116,7 +122,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const currency = str('CURRENCY', 'IDR').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) problems.push(`CURRENCY must be a 3-letter ISO 4217 code (got "${currency}")`);
+  if (!ISO_4217.has(currency)) problems.push(`CURRENCY must be an ISO 4217 currency code such as IDR, USD or EUR (got "${currency}")`);
   const currencyDecimals = int('CURRENCY_DECIMALS', CURRENCY_DECIMALS[currency] ?? 2, 0, 4);
 
   const trustedProxies = str('TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -139,6 +145,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey,
     currency,
     currencyDecimals,
+    // Bounded so that the amount in minor units stays within what is exact (MAX_EXACT_MINOR).
+    maxOperationAmount: int('MAX_OPERATION_AMOUNT', 1_000_000_000, 1, Math.floor(MAX_EXACT_MINOR / 10 ** currencyDecimals)),
     trustedProxies,
     logLevel,
     seedDemo: bool('SEED_DEMO', envName !== 'production'),

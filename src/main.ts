@@ -136,7 +136,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   const { db } = database;
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
-  const currency = { code: config.currency, decimals: config.currencyDecimals };
+  const currency = { code: config.currency, decimals: config.currencyDecimals, maxAmount: config.maxOperationAmount * 10 ** config.currencyDecimals };
   const { versions, feed } = watchCacheVersions(database, config.store, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);

@@ -5,6 +5,18 @@
  */
 export type Money = number;
 
+/**
+ * The largest amount or balance the service holds, in minor units: 15 digits, so that every
+ * value is exact both as minor units and as major units in a JSON number (a double holds
+ * every decimal of 15 significant digits), far below Number.MAX_SAFE_INTEGER. Credits that
+ * would pass it are refused; refunds only return what a debit took, and are held to the
+ * safe-integer bound (REFUND_HEADROOM_MINOR) so that no sequence can make a balance inexact.
+ */
+export const MAX_EXACT_MINOR = 999_999_999_999_999;
+
+/** A refund may take a balance past MAX_EXACT_MINOR (it returns money debited earlier), never past this. */
+export const REFUND_CEILING_MINOR = Number.MAX_SAFE_INTEGER;
+
 export function assertMoney(n: number, what = 'amount'): Money {
   if (!Number.isSafeInteger(n)) throw new RangeError(`${what} must be a safe integer of minor units (got ${n})`);
   return n;

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import { parseDecimalPrice, type Money } from './money.js';
+import { assertText } from './text.js';
 
 /** POST /order body, validated. */
 export interface OrderRequest {
@@ -17,12 +18,11 @@ export const LIMITS = { ref_id: 64, product_code: 128, target: 128, zone: 64 } a
 const invalid = (message: string) => new AppError('VALIDATION_ERROR', message);
 
 /**
- * Control characters (NUL above all) are refused in identifiers: PostgreSQL text cannot hold
- * NUL, so without this the same input would be stored on SQLite and be a 500 on PostgreSQL.
+ * Identifiers hold no control characters and are well-formed Unicode (the rule and why:
+ * domain/text.ts).
  */
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 export function assertNoControlChars(field: string, value: string): void {
-  if (CONTROL_CHARS.test(value)) throw invalid(`${field} must not contain control characters (such as NUL, tab or newline)`);
+  assertText(field, value);
 }
 
 function requiredString(body: Record<string, unknown>, field: 'ref_id' | 'product_code' | 'target'): string {

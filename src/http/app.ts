@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../errors.js';
+import { assertTextDeep } from '../domain/text.js';
+import { clientErrorHandler } from './client-errors.js';
 import { sendError } from './errors.js';
+import { useStrictBodies } from './validation.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_BODY_BYTES = 4096;
@@ -19,13 +22,20 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     requestIdHeader: false,
     trustProxy: opts.trustedProxies.length ? opts.trustedProxies : false,
     bodyLimit: MAX_BODY_BYTES,
-    // Unknown fields are refused by name, never silently dropped; query strings are coerced.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
-    schemaErrorFormatter: (errors, dataVar) => new AppError('VALIDATION_ERROR', errors.map((e) => describeSchemaError(e, dataVar)).join('; ')),
+    // Errors the router meets before any hook runs (a path parameter over maxParamLength, a
+    // malformed percent-encoding) and requests Node cannot parse answer in the envelope too.
+    frameworkErrors: (err, req, reply) => sendError(req, reply, err),
+    clientErrorHandler: clientErrorHandler(opts.logger),
   });
+  useStrictBodies(app);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // Query and path values enter here on every API; bodies in parseJsonBody.
+  app.addHook('preValidation', async (req) => {
+    assertTextDeep(req.query);
+    assertTextDeep(req.params);
   });
   const served: ServedRoute[] = [];
   servedRoutes.set(app, served);
@@ -60,28 +70,19 @@ const servedRoutes = new WeakMap<FastifyInstance, ServedRoute[]>();
 /** Every route the app serves, HEAD included: what the OpenAPI drift checks compare against. */
 export const routesOf = (app: FastifyInstance): readonly ServedRoute[] => servedRoutes.get(app) ?? [];
 
-/** "body.tier must be equal to one of the allowed values: gold, platinum, diamond", and so on. */
-function describeSchemaError(e: { instancePath: string; keyword: string; message?: string; params: Record<string, any> }, dataVar: string): string {
-  const where = `${dataVar}${e.instancePath.replace(/\//g, '.')}`;
-  switch (e.keyword) {
-    case 'additionalProperties':
-      return `unknown field '${where}.${e.params.additionalProperty}'`.replace(/^unknown field '(body|querystring)\./, "unknown field '");
-    case 'required':
-      return `${where === dataVar ? '' : `${where}.`}${e.params.missingProperty} is required`.replace(/^(body|querystring)\./, '');
-    case 'enum':
-      return `${where} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
-    default:
-      return `${where} ${e.message ?? 'is invalid'}`;
-  }
-}
-
-/** Parses a buffered JSON body; malformed JSON is the client's mistake, never a 500. */
+/**
+ * Parses a buffered JSON body; malformed JSON is the client's mistake, never a 500. Every
+ * string in it must be text the service may hold (domain/text.ts).
+ */
 export function parseJsonBody(raw: unknown): unknown {
   const buf = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   if (buf.length === 0) throw new AppError('VALIDATION_ERROR', 'request body is empty; send a JSON object');
+  let body: unknown;
   try {
-    return JSON.parse(buf.toString('utf8'));
+    body = JSON.parse(buf.toString('utf8'));
   } catch (e) {
     throw new AppError('VALIDATION_ERROR', `request body is not valid JSON: ${(e as Error).message}`);
   }
+  assertTextDeep(body);
+  return body;
 }

@@ -2,6 +2,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
 import { isUniqueViolation } from '../store/db.js';
 
+/** Fastify's router default: a path parameter longer than this answers 414. */
+const MAX_PARAM_LENGTH = 100;
+
 /** Maps anything thrown while serving a request onto the error catalogue. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
@@ -11,6 +14,10 @@ export function toAppError(err: unknown): AppError {
       return new AppError('PAYLOAD_TOO_LARGE', 'request body is larger than 4 KB (4096 bytes)');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('VALIDATION_ERROR', `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long`, { status: 414 });
+    case 'FST_ERR_BAD_URL':
+      return new AppError('VALIDATION_ERROR', 'the path holds a malformed percent-encoding (such as %E0%A4%A); encode it as UTF-8');
   }
   // Two concurrent creates of one name both pass the service's existence check; the store's
   // unique index decides, and the loser is told what a sequential caller would be told.
@@ -27,6 +34,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   return reply
     .status(e.status)
     .headers(e.headers)
+    // Also here: errors met before the onRequest hooks (router errors) get the id too.
+    .header('x-request-id', req.id)
     .header('content-type', 'application/json; charset=utf-8')
     .send({ success: false, error: e.code, message: e.message, request_id: req.id });
 }

@@ -35,7 +35,7 @@ export class ManageSupply {
   }
 
   private minor(cost: number | string | undefined) {
-    return cost === undefined ? undefined : minorUnits(cost, this.deps.currency.decimals, 'cost');
+    return cost === undefined ? undefined : minorUnits(cost, this.deps.currency, 'cost');
   }
 
   private change<T>(actor: string, fn: (supply: SupplyRepo, audit: (e: Omit<AuditEntry, 'operatorId'>) => Promise<void>, trx: Kysely<DB>) => Promise<T>): Promise<T> {

@@ -11,4 +11,6 @@ export interface IdGenerator {
 export interface CurrencySettings {
   code: string;
   decimals: number;
+  /** The largest amount one operation may move (a credit, a debit, a price), in minor units (MAX_OPERATION_AMOUNT). */
+  maxAmount: number;
 }

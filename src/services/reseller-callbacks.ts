@@ -1,5 +1,5 @@
 import { assertNoControlChars } from '../domain/order-request.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { ResellerPrincipal } from './authenticate.js';
@@ -31,7 +31,14 @@ export class ResellerCallbacks {
     const unknown = Object.keys(b).filter((k) => k !== 'ref_id');
     if (unknown.length) throw new AppError('VALIDATION_ERROR', `unknown field '${unknown[0]}'; the only field is ref_id`);
     const order = await this.order(who, b.ref_id);
-    const { round } = await this.deps.resend.execute(order.id, who.resellerId);
-    return { order, round };
+    try {
+      const { round } = await this.deps.resend.execute(order.id, who.resellerId);
+      return { order, round };
+    } catch (e) {
+      // API v1 documents this refusal as 400 VALIDATION_ERROR (its codes are a promise); the
+      // rule itself is ResendCallback's.
+      if (isAppError(e) && e.code === 'INVALID_STATE') throw new AppError('VALIDATION_ERROR', e.message);
+      throw e;
+    }
   }
 }

@@ -12,9 +12,10 @@ export class ResendCallback {
 
   async execute(orderId: string, resellerId?: string): Promise<{ round: number }> {
     const order = await this.deps.orders.findById(orderId);
-    if (!order || (resellerId !== undefined && order.resellerId !== resellerId)) throw new AppError('NOT_FOUND', 'order not found');
+    if (!order || (resellerId !== undefined && order.resellerId !== resellerId)) throw new AppError('NOT_FOUND', `no order with id ${orderId}`);
+    // A state conflict, the same on the operator and dashboard APIs (API v1 keeps its 400: ResellerCallbacks).
     if (order.status !== 'success' && order.status !== 'failed') {
-      throw new AppError('VALIDATION_ERROR', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
+      throw new AppError('INVALID_STATE', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
     }
     const round = await this.deps.callbacks.startRound(order.id, this.deps.clock.now());
     this.deps.wake();

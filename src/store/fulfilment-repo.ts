@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
@@ -235,8 +236,11 @@ export class FulfilmentRepo {
           .updateTable('resellers')
           .set((eb) => ({ balance: eb('balance', '+', price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
           .where('id', '=', order.reseller_id)
+          .where('balance', '<=', REFUND_CEILING_MINOR - price)
           .returning(['balance', 'ledger_seq'])
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        // Never an inexact balance: the job fails and is retried; the order stays processing.
+        if (!wallet) throw new Error(`refund of order ${orderId} would take the balance past ${REFUND_CEILING_MINOR} minor units`);
         const res = await trx
           .updateTable('orders')
           .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now })

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { MAX_EXACT_MINOR } from '../domain/money.js';
 import type { DB, LedgerEntryType } from './schema.js';
 
 export interface LedgerEntry {
@@ -95,11 +96,12 @@ export class LedgerRepo {
    * Operator credit or debit inside the caller's transaction, so that the change and what
    * goes with it (the audit line) commit together: a guarded balance update (which takes
    * the entry's per-reseller sequence number) and its ledger entry. Returns null, having
-   * written nothing, when a debit would make the balance negative.
+   * written nothing, when a debit would make the balance negative or a credit would take
+   * it past MAX_EXACT_MINOR (past it, amounts would no longer be exact).
    */
   static async adjustIn(trx: Transaction<DB>, resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number; entryId: number } | null> {
     let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now })).where('id', '=', resellerId);
-    if (amount < 0) q = q.where('balance', '>=', -amount);
+    q = amount < 0 ? q.where('balance', '>=', -amount) : q.where('balance', '<=', MAX_EXACT_MINOR - amount);
     const row = await q.returning(['balance', 'ledger_seq']).executeTakeFirst();
     if (!row) return null;
     const balanceAfter = Number(row.balance);

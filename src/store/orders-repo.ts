@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { ORDER_STATUSES, TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { isUniqueViolation, type Dialect } from './db.js';
@@ -399,8 +400,10 @@ export class OrdersRepo {
           .updateTable('resellers')
           .set((eb) => ({ balance: eb('balance', '+', before.price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
           .where('id', '=', before.resellerId)
+          .where('balance', '<=', REFUND_CEILING_MINOR - before.price)
           .returning(['balance', 'ledger_seq'])
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!wallet) return { ok: false, current: before, pastCeiling: true } as const;
         const updated = await trx
           .updateTable('orders')
           .set((eb) => ({ status: 'refunded', completed_at: eb.fn.coalesce('completed_at', eb.val(now)), updated_at: now }))
@@ -607,7 +610,7 @@ export interface OrderFacts {
 
 export type ManualRefundResult =
   | { ok: true; before: OrderRecord; after: OrderRecord; balanceAfter: number }
-  | { ok: false; current: OrderRecord | null };
+  | { ok: false; current: OrderRecord | null; pastCeiling?: true };
 
 /** The statuses an operator may refund from: failed is already refunded, refunded is final. */
 export const MANUALLY_REFUNDABLE: readonly OrderStatus[] = ['processing', 'success'];

@@ -273,12 +273,16 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     }
   });
 
-  it('resend is refused for a processing order', async () => {
+  it('resend is refused for a processing order (API v1 keeps its documented 400 VALIDATION_ERROR)', async () => {
     const ref = uniqueRef();
     await t.platform.runner.stop();
     try {
       const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
-      await expect(t.platform.resendCallback.execute(placed.body.data.order_id)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      await expect(t.platform.resendCallback.execute(placed.body.data.order_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      const v1 = await t.client.post('/callbacks/resend', { ref_id: ref });
+      expect(v1.status, v1.text).toBe(400);
+      expect(v1.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR' });
+      expect(v1.body.message).toContain('this order is processing');
     } finally {
       t.platform.runner.start();
     }

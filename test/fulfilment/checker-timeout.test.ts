@@ -24,7 +24,7 @@ describe.each(storeKinds())('pre-order checker time limit (%s)', (kind) => {
   const placeWith = (checker: AccountChecker) =>
     new PlaceOrder({
       orders: t.platform.repos.orders, catalog: t.platform.catalogCache, gate: new SupplierGate(t.platform.catalogCache), checker,
-      checkerTimeoutMs: 20, clock: { now: () => Date.now() }, ids: randomIds, currency: { code: 'IDR', decimals: 0 },
+      checkerTimeoutMs: 20, clock: { now: () => Date.now() }, ids: randomIds, currency: { code: 'IDR', decimals: 0, maxAmount: 1_000_000_000 },
     });
   const who = () => ({ resellerId: t.demo.resellerId, tier: 'gold' as const, active: true, secret: '', timestamp: '' });
 

@@ -1,11 +1,12 @@
 import { parseDateRange, parsePage } from '../../domain/list-query.js';
-import { parseDecimalPrice, toMajor } from '../../domain/money.js';
+import { MAX_EXACT_MINOR, toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
 import { LedgerRepo, type LedgerEntry } from '../../store/ledger-repo.js';
 import type { ServiceCore } from '../core.js';
 import { parseLedgerTypes } from '../reseller-queries.js';
 import type { Actor } from './actor.js';
+import { minorUnits } from './money-input.js';
 
 const MAX_NOTE = 500;
 
@@ -46,6 +47,10 @@ export class AdjustWallet {
       const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
       if (!before) throw notFound(resellerId);
       const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);
+      if (!done && kind === 'credit') {
+        throw new AppError('VALIDATION_ERROR', `the credit would take the balance (${this.major(Number(before.balance))}) past the largest balance the service holds, `
+          + `${this.major(MAX_EXACT_MINOR)} ${this.core.currency.code}; nothing was changed`);
+      }
       if (!done) {
         throw new AppError('INSUFFICIENT_BALANCE', `the balance (${this.major(Number(before.balance))}) is less than the debit (${this.major(minor)}); nothing was changed`);
       }
@@ -60,16 +65,11 @@ export class AdjustWallet {
     return { resellerId, entry };
   }
 
-  /** Amounts arrive in major units; they must be > 0 and exact in the currency's minor units. */
+  /** Amounts arrive in major units; they must be > 0, exact in minor units and within MAX_OPERATION_AMOUNT. */
   private minorUnits(amount: number | string): number {
-    const parsed = parseDecimalPrice(amount, this.core.currency.decimals);
-    if (!parsed.ok) {
-      throw new AppError('VALIDATION_ERROR', parsed.reason === 'precision'
-        ? `amount has more decimals than ${this.core.currency.code} allows (${this.core.currency.decimals})`
-        : 'amount must be a positive number in major units');
-    }
-    if (parsed.minor <= 0) throw new AppError('VALIDATION_ERROR', 'amount must be greater than 0');
-    return parsed.minor;
+    const minor = minorUnits(amount, this.core.currency, 'amount');
+    if (minor <= 0) throw new AppError('VALIDATION_ERROR', 'amount must be greater than 0');
+    return minor;
   }
 
   private major(minor: number) {

@@ -188,7 +188,7 @@ export class ManageCatalog {
       if (seen.has(key)) throw new AppError('VALIDATION_ERROR', `${at}: the same product and tier appear twice`);
       seen.add(key);
       if (c.price === null) return { productCode: c.productCode, tier: c.tier, price: null };
-      const minor = minorUnits(c.price, this.core.currency.decimals, `${at}: price`);
+      const minor = minorUnits(c.price, this.core.currency, `${at}: price`);
       if (minor === 0) throw new AppError('VALIDATION_ERROR', `${at}: price must be more than 0; send price null to remove the product from this tier`);
       return { productCode: c.productCode, tier: c.tier, price: minor };
     });

@@ -1,15 +1,22 @@
-import { parseDecimalPrice, type Money } from '../../domain/money.js';
+import { parseDecimalPrice, toMajor, type Money } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
+import type { CurrencySettings } from '../ports.js';
 
 /**
- * An amount an operator typed in major units (JSON number or decimal text) as exact minor
- * units, or VALIDATION_ERROR saying what to fix. Never rounds: 1.005 in a 2-decimal
- * currency is refused rather than silently becoming 1.00 or 1.01.
+ * An amount an operator typed in major units (a JSON number) as exact minor units, or
+ * VALIDATION_ERROR saying what to fix. Never rounds: 1.005 in a 2-decimal currency is
+ * refused rather than silently becoming 1.00 or 1.01. Never more than one operation may
+ * move (MAX_OPERATION_AMOUNT), which keeps every amount exact.
  */
-export function minorUnits(value: number | string, decimals: number, what: string): Money {
-  const p = parseDecimalPrice(value, decimals);
-  if (p.ok) return p.minor;
-  throw new AppError('VALIDATION_ERROR', p.reason === 'precision'
-    ? `${what} ${value} has more than ${decimals} decimal(s) (the currency's minor units) or is too large`
-    : `${what} must be a number, 0 or more, in major units (got ${JSON.stringify(value)})`);
+export function minorUnits(value: number | string, currency: CurrencySettings, what: string): Money {
+  const p = parseDecimalPrice(value, currency.decimals);
+  if (!p.ok && p.reason === 'format') {
+    throw new AppError('VALIDATION_ERROR', `${what} must be a number, 0 or more, in major units (got ${JSON.stringify(value)})`);
+  }
+  const limit = toMajor(currency.maxAmount, currency.decimals);
+  if (p.ok ? p.minor > currency.maxAmount : Number(value) > limit) {
+    throw new AppError('VALIDATION_ERROR', `${what} must be at most ${limit} ${currency.code} (MAX_OPERATION_AMOUNT); split larger amounts`);
+  }
+  if (!p.ok) throw new AppError('VALIDATION_ERROR', `${what} ${value} has more than ${currency.decimals} decimal(s), the minor units of ${currency.code}`);
+  return p.minor;
 }

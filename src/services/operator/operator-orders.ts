@@ -1,6 +1,6 @@
 import { parseDateRange, parsePage, parseStatusFilter } from '../../domain/list-query.js';
 import { assertNoControlChars } from '../../domain/order-request.js';
-import { toMajor } from '../../domain/money.js';
+import { REFUND_CEILING_MINOR, toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
 import { MANUALLY_REFUNDABLE } from '../../store/orders-repo.js';
@@ -64,6 +64,7 @@ export class OperatorOrders {
     });
     if (!result.ok) {
       if (!result.current) throw notFound(orderId);
+      if (result.pastCeiling) throw new AppError('VALIDATION_ERROR', `the refund would take the balance past ${money(REFUND_CEILING_MINOR)} ${this.core.currency.code}, beyond which amounts are not exact; debit the wallet first`);
       const why = result.current.status === 'failed' ? 'a failed order was already refunded automatically' : 'a refunded order is final';
       throw new AppError('INVALID_STATE', `only processing or success orders can be refunded (${MANUALLY_REFUNDABLE.join(', ')}); ${why}`);
     }
@@ -72,11 +73,6 @@ export class OperatorOrders {
 
   /** A new round of callback attempts for a success or failed order, audited. */
   async resendCallback(orderId: string, actor: Actor) {
-    const order = await this.core.repos.orders.findById(orderId);
-    if (!order) throw notFound(orderId);
-    if (order.status !== 'success' && order.status !== 'failed') {
-      throw new AppError('INVALID_STATE', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
-    }
     const { round } = await this.core.resendCallback.execute(orderId);
     await this.core.repos.audit.record({ operatorId: actor, action: 'order.resend_callback', targetKind: 'order', targetId: orderId, before: null, after: { round } }, this.core.clock.now());
     return { orderId, round };

@@ -47,7 +47,7 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
     params: IdParams,
     body: Type.Object({}, { additionalProperties: false }),
     response: Type.Object({ order_id: Type.String(), order_code: Type.String(), ref_id: Type.String(), round: Type.Integer() }),
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
     handler: async ({ who, params }) => {
       const r = await orders.resendCallback(who, params.id);
       return { data: { order_id: r.order.id, order_code: orderCode(r.order.id), ref_id: r.order.refId, round: r.round } };
