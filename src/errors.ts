@@ -41,6 +41,8 @@ export const ERRORS = {
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
+  IDEMPOTENCY_KEY_REUSED: 422, // the Idempotency-Key was used with a different request in the last 24 h
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409, // the first request with this Idempotency-Key has not finished answering
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { toMajor } from '../domain/money.js';
+import { fingerprintOf } from '../services/operator/idempotency.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
 import { findOrderId, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
 
@@ -38,32 +40,48 @@ async function resellerApprove(args: string[]) {
   });
 }
 
+/**
+ * Money changes are applied once per idempotency key (scope "cli"): a random one per
+ * invocation, or --idempotency-key K to make a retried command safe. Run again with the
+ * same key and arguments, it prints the first result instead of applying it again.
+ */
+function idempotent(flags: Record<string, string>, parts: unknown[]) {
+  return { key: flags['idempotency-key'] ?? randomUUID(), fingerprint: fingerprintOf(parts) };
+}
+const replayNote = (replayed: boolean) => (replayed ? ' (already applied with this --idempotency-key; nothing changed now)' : '');
+
 function walletCommand(kind: 'credit' | 'debit') {
   return async (args: string[]) => {
-    const usage = `topup ${kind} EMAIL AMOUNT --note TEXT [--json]`;
-    const { positional: [email, amount], flags, json } = parseArgs(args, ['note'], usage);
+    const usage = `topup ${kind} EMAIL AMOUNT --note TEXT [--idempotency-key K] [--json]`;
+    const { positional: [email, amount], flags, json } = parseArgs(args, ['note', 'idempotency-key'], usage);
     if (!email || amount === undefined || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
     await withPlatform(async (p) => {
       const id = await p.operator.resellers.idByEmail(email);
-      const { entry } = await p.operator.wallet[kind](id, amount, flags.note!, CLI_ACTOR);
       const major = (m: number) => toMajor(m, p.core.currency.decimals);
-      output(json, { reseller_id: id, entry_id: String(entry.id), type: entry.type, amount: major(entry.amount), balance: major(entry.balanceAfter) },
-        `${kind} of ${major(Math.abs(entry.amount))} ${p.core.currency.code} for ${email}; balance now ${major(entry.balanceAfter)}`);
+      const { data, replayed } = await p.operator.idempotency.run(CLI_ACTOR, idempotent(flags, [kind, id, amount, flags.note]),
+        (claim) => p.operator.wallet[kind](id, amount, flags.note!, CLI_ACTOR, claim),
+        ({ entry }) => ({ reseller_id: id, entry_id: String(entry.id), type: entry.type, amount: major(entry.amount), balance: major(entry.balanceAfter) }));
+      output(json, { ...data, replayed },
+        `${kind} of ${Math.abs(data.amount)} ${p.core.currency.code} for ${email}; balance now ${data.balance}${replayNote(replayed)}`);
     });
   };
 }
 
 async function refund(args: string[]) {
-  const usage = 'topup refund ORDER --note TEXT [--json]   (ORDER: id or ORD- code)';
-  const { positional: [order], flags, json } = parseArgs(args, ['note'], usage);
+  const usage = 'topup refund ORDER --note TEXT [--idempotency-key K] [--json]   (ORDER: id or ORD- code)';
+  const { positional: [order], flags, json } = parseArgs(args, ['note', 'idempotency-key'], usage);
   if (!order || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
   await withPlatform(async (p) => {
     const orderId = await findOrderId(p, order);
-    const r = await p.operator.orders.refund(orderId, flags.note!, CLI_ACTOR);
-    const entry = r.ledger.find((e) => e.type === 'order_refund')!;
     const major = (m: number) => toMajor(m, p.core.currency.decimals);
-    output(json, { order_id: orderId, status: r.order.status, refunded: major(entry.amount), balance: major(entry.balanceAfter) },
-      `order ${orderId} refunded: ${major(entry.amount)} ${p.core.currency.code} back to the reseller (balance ${major(entry.balanceAfter)})`);
+    const { data, replayed } = await p.operator.idempotency.run(CLI_ACTOR, idempotent(flags, ['refund', orderId, flags.note]),
+      (claim) => p.operator.orders.refund(orderId, flags.note!, CLI_ACTOR, claim),
+      (r) => {
+        const entry = r.ledger.find((e) => e.type === 'order_refund')!;
+        return { order_id: orderId, status: r.order.status, refunded: major(entry.amount), balance: major(entry.balanceAfter) };
+      });
+    output(json, { ...data, replayed },
+      `order ${orderId} refunded: ${data.refunded} ${p.core.currency.code} back to the reseller (balance ${data.balance})${replayNote(replayed)}`);
   });
 }
 
@@ -73,10 +91,13 @@ export const operatorCommands: CommandSet = {
                              create a reseller (pending unless approved at once)
   reseller-approve EMAIL --tier T
                              approve a pending reseller with a tier
-  credit EMAIL AMOUNT --note TEXT
-  debit EMAIL AMOUNT --note TEXT
+  credit EMAIL AMOUNT --note TEXT [--idempotency-key K]
+  debit EMAIL AMOUNT --note TEXT [--idempotency-key K]
                              credit or debit a reseller's wallet (major units; a ledger entry)
-  refund ORDER --note TEXT   refund a processing or success order (id or ORD- code)
+  refund ORDER --note TEXT [--idempotency-key K]
+                             refund a processing or success order (id or ORD- code)
+                             (money changes apply once per key: the same key and arguments
+                             again print the first result; default: a new key each run)
                              (these operator actions are audited as operator "cli"; all take --json)`,
   commands: {
     'operator-add': operatorAdd,

@@ -31,6 +31,8 @@ export interface RouteDoc {
   paged: boolean;
   /** Codes this route answers besides the session and validation ones every route has. */
   errors: ErrorCode[];
+  /** Takes an Idempotency-Key header (money changes; see http/idempotency.ts). */
+  idempotent: boolean;
 }
 
 export class RouteRegistry {
@@ -67,6 +69,7 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   response: TSchema;
   paged?: boolean;
   errors?: ErrorCode[];
+  idempotent?: boolean;
   /** Returns the success envelope's `data` (and `meta` for paged lists). */
   handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown }>;
 }
@@ -122,6 +125,7 @@ export function jsonApi<A extends JsonApiName>(
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth,
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
+        idempotent: spec.idempotent ?? false,
       });
       app.route({
         method: spec.method,

@@ -19,7 +19,19 @@ export function useStrictBodies(app: FastifyInstance): void {
   const strict = ajv(false);
   const coercing = ajv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
-  app.setSchemaErrorFormatter((errors, dataVar) => new AppError('VALIDATION_ERROR', errors.map((e) => describeSchemaError(e, dataVar)).join('; ')));
+  app.setSchemaErrorFormatter((errors, dataVar) => new AppError('VALIDATION_ERROR', describeSchemaErrors(errors as ErrorObject[], dataVar)));
+}
+
+/** A union's branches fail one by one ("must be number; must be null; must match anyOf"): one line, "must be number or null". */
+export function describeSchemaErrors(errors: ErrorObject[], dataVar: string): string {
+  const unions = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const types = (path: string) => errors.filter((e) => e.instancePath === path && e.keyword === 'type').map((e) => String(e.params.type));
+  return errors
+    .filter((e) => !(unions.has(e.instancePath) && e.keyword !== 'anyOf'))
+    .map((e) => (e.keyword === 'anyOf' && types(e.instancePath).length
+      ? describeSchemaError({ ...e, keyword: 'type', message: `must be ${types(e.instancePath).join(' or ')}` }, dataVar)
+      : describeSchemaError(e, dataVar)))
+    .join('; ');
 }
 
 const WHOLE: Record<string, string> = { body: 'the request body', querystring: 'the query string', params: 'the path', headers: 'the headers' };

@@ -260,6 +260,18 @@ export interface DB {
   operators: OperatorsTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** Idempotency-Key of operator money changes (migration 014); scope is the operator id or "cli". */
+export interface IdempotencyKeysTable {
+  scope: string;
+  idem_key: string;
+  /** sha256 of the request (method, path, body): the same key with another request is refused. */
+  fingerprint: string;
+  /** The answer's `data` as JSON, kept once the change committed; null while it runs. */
+  response: string | null;
+  created_at: number;
 }
 
 /** Orders per reseller, UTC hour of created_at and status; kept by triggers (migrations 006, 008, 012). */

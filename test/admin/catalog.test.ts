@@ -115,7 +115,7 @@ describe.each(storeKinds())('operator API: catalog (%s)', (kind) => {
     const r = await createReseller(t.platform, t.baseUrl, { balance: 1_000_000 });
     const demo = (await op.get('/catalogs')).body.data.catalogs.find((c: any) => c.name === 'Demo catalog');
     expect(demo.price_count).toBe(24);
-    const set = await op.put(`/catalogs/${demo.id}/prices`, { prices: [{ product_code: 'FF-310', tier: 'gold', price: 44000 }, { product_code: 'FF-310', tier: 'diamond', price: '41000' }] });
+    const set = await op.put(`/catalogs/${demo.id}/prices`, { prices: [{ product_code: 'FF-310', tier: 'gold', price: 44000 }, { product_code: 'FF-310', tier: 'diamond', price: 41000 }] });
     expect(set.status, set.text).toBe(200);
     expect(set.body.data.prices).toContainEqual({ product_code: 'FF-310', tier: 'gold', price: 44000 });
     const listed = (await r.client.get('/products?category_slug=free-fire')).body.data.products;
@@ -150,7 +150,7 @@ describe.each(storeKinds())('operator API: catalog (%s)', (kind) => {
       [{ prices: [good, good] }, 400, 'VALIDATION_ERROR', 'twice'],
       [{ prices: [good, { product_code: 'NOPE', tier: 'gold', price: 1 }] }, 404, 'PRODUCT_NOT_FOUND', 'NOPE'],
       [{ prices: [] }, 400, 'VALIDATION_ERROR', 'prices'],
-      [{ prices: [{ ...good, currency: 'USD' }] }, 400, 'VALIDATION_ERROR', "unknown field 'prices.0.currency'"],
+      [{ prices: [{ ...good, currency: 'USD' }] }, 400, 'VALIDATION_ERROR', "unknown field 'prices[0].currency'"],
     ];
     for (const [body, status, code, hint] of cases) {
       const r = await op.put(`/catalogs/${demo.id}/prices`, body);

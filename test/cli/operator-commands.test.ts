@@ -84,6 +84,22 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
     await ledgerConsistent(t.platform.database.db);
   });
 
+  it('credit with --idempotency-key applies once: the same key and arguments print the first result; other arguments are refused', SLOW, async () => {
+    const r = json(await topup('reseller-create', 'cli-idem@example.com', 'Idem', '--approve', 'true', '--json'));
+    const key = `cli-${uniqueRef()}`;
+    const first = json(await topup('credit', 'cli-idem@example.com', '700', '--note', 'transfer 42', '--idempotency-key', key, '--json'));
+    expect(first).toMatchObject({ type: 'credit', amount: 700, balance: 700, replayed: false });
+    const again = json(await topup('credit', 'cli-idem@example.com', '700', '--note', 'transfer 42', '--idempotency-key', key, '--json'));
+    expect(again).toEqual({ ...first, replayed: true });
+    const other = await topup('credit', 'cli-idem@example.com', '800', '--note', 'transfer 42', '--idempotency-key', key);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain('different request');
+    // Without a key each run is its own change.
+    json(await topup('credit', 'cli-idem@example.com', '700', '--note', 'transfer 42', '--json'));
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(1400);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
   it('refund takes an ORD- code or an id, once', SLOW, async () => {
     const ref = uniqueRef();
     const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });

@@ -28,10 +28,10 @@ describe.each(storeKinds())('dashboard orders and wallet (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  it('resending the callback of a processing order is refused and queues nothing', async () => {
+  it('resending the callback of a processing order is refused (409 INVALID_STATE, as /admin/v1) and queues nothing', async () => {
     const jobs = await jobCount();
     const r = await a.client.post(`/orders/${processingId}/resend-callback`);
-    expectJsonError(r, 400, 'VALIDATION_ERROR');
+    expectJsonError(r, 409, 'INVALID_STATE');
     expect(r.body.message).toContain('processing');
     expect(await jobCount()).toBe(jobs);
   });

@@ -127,15 +127,16 @@ describe.each(storeKinds())('odd client input (%s)', (kind) => {
     envelope(await t.client.get('/products?category_slug=%00'), 400, 'VALIDATION_ERROR');
   });
 
-  it('NUL or other control characters in order fields are VALIDATION_ERROR naming the field; non-BMP text is fine', async () => {
+  it('NUL, other control characters or a lone surrogate in order fields are VALIDATION_ERROR naming the field; non-BMP text is fine', async () => {
     const before = await stateSnapshot(t.platform);
-    for (const [field, value] of [['target', 'a\u0000b'], ['target', 'a\nb'], ['ref_id', `x\u0000${uniqueRef()}`], ['zone', '\t1'], ['product_code', 'FF-100\u0000']] as const) {
+    for (const [field, value] of [['target', 'a\u0000b'], ['target', 'a\nb'], ['ref_id', `x\u0000${uniqueRef()}`], ['zone', '\t1'], ['product_code', 'FF-100\u0000'],
+      ['target', '\ud800'], ['ref_id', `p-\ud801${uniqueRef()}`], ['target', 'a\udc00b']] as const) {
       const r = await t.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '1', [field]: value });
       envelope(r, 400, 'VALIDATION_ERROR');
       expect(r.body.message).toContain(field);
     }
     expect(await stateSnapshot(t.platform)).toEqual(before);
-    for (const target of ['😀'.repeat(64), '\ud800']) {
+    for (const target of ['😀'.repeat(64), 'Ærøskøbing']) {
       const r = await t.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target });
       expect(r.status, `${JSON.stringify(target)}: ${r.text}`).toBe(200);
     }

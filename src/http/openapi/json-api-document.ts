@@ -25,6 +25,15 @@ function commonErrors(route: RouteDoc): DocumentedError[] {
   ];
 }
 
+const idempotencyKey = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'any unique text of 1 to 255 characters (a UUID is a good key), scoped to the signed-in operator and kept 24 hours. '
+    + 'The same key with the same request answers the first result again (header Idempotent-Replayed: true) without applying it twice; '
+    + 'with a different path or body it answers 422 IDEMPOTENCY_KEY_REUSED; while the first answer is being recorded, 409 IDEMPOTENCY_KEY_IN_PROGRESS.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const replayed = { description: '"true" when this is the first answer given again for a repeated Idempotency-Key', schema: { type: 'string', enum: ['true'] } };
+
 const retryAfter = { description: 'seconds to wait before the next attempt', required: true, schema: { type: 'string', pattern: '^\\d+$' } };
 
 function operation(route: RouteDoc) {
@@ -34,15 +43,15 @@ function operation(route: RouteDoc) {
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     security: route.auth ? [{ bearer: [] }] : [],
-    parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query)],
+    parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query), ...(route.idempotent ? [idempotencyKey] : [])],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
     responses: {
       200: {
         description: 'success',
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER },
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
         content: { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
       },
-      ...errorResponses([...commonErrors(route), ...route.errors], (status) => ({
+      ...errorResponses([...commonErrors(route), ...route.errors, ...(route.idempotent ? (['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] as const) : [])], (status) => ({
         'X-Request-Id': REQUEST_ID_HEADER,
         ...(status === 429 ? { 'Retry-After': retryAfter } : {}),
       })),

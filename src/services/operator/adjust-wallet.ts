@@ -6,6 +6,7 @@ import { LedgerRepo, type LedgerEntry } from '../../store/ledger-repo.js';
 import type { ServiceCore } from '../core.js';
 import { parseLedgerTypes } from '../reseller-queries.js';
 import type { Actor } from './actor.js';
+import type { Claim } from './idempotency.js';
 import { minorUnits } from './money-input.js';
 
 const MAX_NOTE = 500;
@@ -18,12 +19,13 @@ const MAX_NOTE = 500;
 export class AdjustWallet {
   constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'currency'>) {}
 
-  credit(resellerId: string, amount: number | string, note: string, actor: Actor) {
-    return this.adjust(resellerId, 'credit', amount, note, actor);
+  /** `claim` (Idempotency) is written in the change's transaction. */
+  credit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim) {
+    return this.adjust(resellerId, 'credit', amount, note, actor, claim);
   }
 
-  debit(resellerId: string, amount: number | string, note: string, actor: Actor) {
-    return this.adjust(resellerId, 'debit', amount, note, actor);
+  debit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim) {
+    return this.adjust(resellerId, 'debit', amount, note, actor, claim);
   }
 
   /** The reseller's ledger as API v1 shows it, newest first (same filters: type, dates, page). */
@@ -36,7 +38,7 @@ export class AdjustWallet {
     return { items: entries, total, page };
   }
 
-  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor) {
+  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor, claim?: Claim) {
     const minor = this.minorUnits(amount);
     const note = rawNote.trim();
     if (!note) throw new AppError('VALIDATION_ERROR', 'note is required: say why the balance changes (the reseller sees it)');
@@ -44,6 +46,7 @@ export class AdjustWallet {
     const signed = kind === 'credit' ? minor : -minor;
     const now = this.core.clock.now();
     const result = await this.core.db.transaction().execute(async (trx) => {
+      await claim?.(trx);
       const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
       if (!before) throw notFound(resellerId);
       const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);

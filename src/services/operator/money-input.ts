@@ -17,6 +17,6 @@ export function minorUnits(value: number | string, currency: CurrencySettings, w
   if (p.ok ? p.minor > currency.maxAmount : Number(value) > limit) {
     throw new AppError('VALIDATION_ERROR', `${what} must be at most ${limit} ${currency.code} (MAX_OPERATION_AMOUNT); split larger amounts`);
   }
-  if (!p.ok) throw new AppError('VALIDATION_ERROR', `${what} ${value} has more than ${currency.decimals} decimal(s), the minor units of ${currency.code}`);
+  if (!p.ok) throw new AppError('VALIDATION_ERROR', `${what} ${value} has more decimals than ${currency.code} has (${currency.decimals})`);
   return p.minor;
 }

@@ -6,6 +6,7 @@ import { AuditRepo } from '../../store/audit-repo.js';
 import { MANUALLY_REFUNDABLE } from '../../store/orders-repo.js';
 import type { ServiceCore } from '../core.js';
 import type { Actor } from './actor.js';
+import type { Claim } from './idempotency.js';
 
 const MAX_NOTE = 500;
 
@@ -50,11 +51,12 @@ export class OperatorOrders {
    * Manual refund with a required note: only from processing (stuck) or success; failed is
    * already refunded and refunded is final (INVALID_STATE). No callback is sent.
    */
-  async refund(orderId: string, rawNote: string, actor: Actor) {
+  async refund(orderId: string, rawNote: string, actor: Actor, claim?: Claim) {
     const note = requiredNote(rawNote);
     const now = this.core.clock.now();
     const money = (m: number) => toMajor(m, this.core.currency.decimals);
     const result = await this.core.repos.orders.refundManually(orderId, note, now, async (trx, r) => {
+      await claim?.(trx);
       await AuditRepo.record(trx, {
         operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
         before: { status: r.before.status, completed_at: r.before.completedAt },

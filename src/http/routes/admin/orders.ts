@@ -4,6 +4,7 @@ import type { JsonApiKit } from '../../json-api.js';
 import { presenters } from '../../presenters.js';
 import { IdParams, IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
+import { once } from '../../idempotency.js';
 import { LedgerEntry, Order } from '../../openapi/reseller-schemas.js';
 
 const OrderSummary = Type.Object({
@@ -82,9 +83,10 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
       + 'A processing order refunded here is never completed by fulfilment afterwards; if the supplier delivers anyway, settle that with the supplier.',
     params: IdParams,
     body: Type.Object({ note: Type.String({ minLength: 1, maxLength: 500, description: 'required; kept on the refund entry and in the audit log' }) }, { additionalProperties: false }),
-    response: OrderDetail,
+    response: OrderDetail, idempotent: true,
     errors: ['NOT_FOUND', 'INVALID_STATE'],
-    handler: async ({ params, body, who }) => ({ data: detail(await orders.refund(params.id, body.note, who.operatorId)) }),
+    handler: ({ params, body, who, reply }) =>
+      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => orders.refund(params.id, body.note, who.operatorId, claim), detail),
   });
 
   kit.route({

@@ -5,6 +5,7 @@ import { presenters } from '../../presenters.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable, PageQueryProps, StringEnum } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
+import { once } from '../../idempotency.js';
 import { LedgerEntry } from '../../openapi/reseller-schemas.js';
 import { TIERS } from '../../../store/resellers-repo.js';
 
@@ -48,7 +49,7 @@ export function resellerRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     catalogs: r.catalogs,
   });
   const walletChange = (r: Awaited<ReturnType<typeof wallet.credit>>) => ({
-    data: { reseller_id: r.resellerId, entry: present.ledgerEntry(r.entry), balance: present.money(r.entry.balanceAfter) },
+    reseller_id: r.resellerId, entry: present.ledgerEntry(r.entry), balance: present.money(r.entry.balanceAfter),
   });
 
   kit.route({
@@ -135,17 +136,19 @@ export function resellerRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'POST', url: '/resellers/:id/wallet/credit', tag: 'Wallet',
     summary: "Credit a reseller's wallet (a credit ledger entry with the note)",
-    params: IdParams, body: WalletBody, response: WalletChange,
+    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true,
     errors: ['NOT_FOUND'],
-    handler: async ({ params, body, who }) => walletChange(await wallet.credit(params.id, body.amount, body.note, who.operatorId)),
+    handler: ({ params, body, who, reply }) =>
+      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => wallet.credit(params.id, body.amount, body.note, who.operatorId, claim), walletChange),
   });
 
   kit.route({
     method: 'POST', url: '/resellers/:id/wallet/debit', tag: 'Wallet',
     summary: "Debit a reseller's wallet (a debit ledger entry with the note); never below zero",
-    params: IdParams, body: WalletBody, response: WalletChange,
+    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true,
     errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
-    handler: async ({ params, body, who }) => walletChange(await wallet.debit(params.id, body.amount, body.note, who.operatorId)),
+    handler: ({ params, body, who, reply }) =>
+      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => wallet.debit(params.id, body.amount, body.note, who.operatorId, claim), walletChange),
   });
 
   kit.route({
