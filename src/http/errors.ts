@@ -15,7 +15,8 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('VALIDATION_ERROR', `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long`, { status: 414 });
+      // 400 like any other over-long identifier (a query value past its maxLength), not Fastify's 414.
+      return new AppError('VALIDATION_ERROR', `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long`);
     case 'FST_ERR_BAD_URL':
       return new AppError('VALIDATION_ERROR', 'the path holds a malformed percent-encoding (such as %E0%A4%A); encode it as UTF-8');
   }
