@@ -20,3 +20,36 @@ describe('config: HEAP_GROWING_PERCENT', () => {
     expect(problems).toEqual([`HEAP_GROWING_PERCENT must be an integer from 0 to 400 (got "${raw}")`]);
   });
 });
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    parseConfig({ ...base, ...env });
+    return [];
+  } catch (e) {
+    return (e as ConfigError).problems;
+  }
+};
+
+describe('config: CURRENCY', () => {
+  it('takes ISO 4217 codes, in any case', () => {
+    expect(parseConfig({ ...base, CURRENCY: 'usd' }).currency).toBe('USD');
+    expect(parseConfig({ ...base, CURRENCY: 'IDR' }).currencyDecimals).toBe(0);
+  });
+
+  it.each(['XYZ', 'ABC', 'XXX', 'US', 'EURO'])('refuses %s, listed with the other bad variables', (code) => {
+    expect(problemsOf({ CURRENCY: code, PORT: 'x' })).toEqual([
+      `CURRENCY must be an ISO 4217 currency code such as IDR, USD or EUR (got "${code}")`,
+      'PORT must be an integer from 0 to 65535 (got "x")',
+    ]);
+  });
+});
+
+describe('config: MAX_OPERATION_AMOUNT', () => {
+  it('defaults to 1,000,000,000 major units and is bounded by what stays exact in minor units', () => {
+    expect(parseConfig(base).maxOperationAmount).toBe(1_000_000_000);
+    expect(parseConfig({ ...base, MAX_OPERATION_AMOUNT: '999999999999999' }).maxOperationAmount).toBe(999_999_999_999_999);
+    expect(problemsOf({ MAX_OPERATION_AMOUNT: '1000000000000000' })).toEqual(['MAX_OPERATION_AMOUNT must be an integer from 1 to 999999999999999 (got "1000000000000000")']);
+    expect(problemsOf({ CURRENCY: 'USD', MAX_OPERATION_AMOUNT: '10000000000000' })).toEqual(['MAX_OPERATION_AMOUNT must be an integer from 1 to 9999999999999 (got "10000000000000")']);
+    expect(problemsOf({ MAX_OPERATION_AMOUNT: '0' })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectJsonError } from '../support/assertions.js';
+import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
+import { JsonClient, operatorClient } from '../support/json-client.js';
+import { ledgerConsistent } from '../support/ledger.js';
+import { createReseller, stateSnapshot } from '../support/resellers.js';
+import { storeKinds } from '../support/stores.js';
+
+/** Issue 28 item 3: operator money changes take an Idempotency-Key and never apply twice. */
+describe.each(storeKinds())('operator API: Idempotency-Key (%s)', (kind) => {
+  let t: TestApp;
+  let op: JsonClient;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    op = await operatorClient(t);
+  });
+  afterAll(async () => t?.close());
+
+  const withKey = (c: JsonClient, path: string, body: unknown, key: string) => c.request('POST', path, body, { 'idempotency-key': key });
+  const entries = async (resellerId: string) =>
+    Number((await t.platform.database.db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('reseller_id', '=', resellerId).executeTakeFirstOrThrow()).n);
+
+  it('a credit retried with the same key and body answers the first result again, applied once', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const key = uniqueRef('idem');
+    const first = await withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 5000, note: 'transfer 1' }, key);
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await withKey(op, `/resellers/${r.id}/wallet/credit`, { note: 'transfer 1', amount: 5000 }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await entries(r.id)).toBe(1);
+    expect((await op.get(`/audit?action=wallet.credit&target_id=${r.id}`)).body.meta.total).toBe(1);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('the same key with another body or another route is 422 IDEMPOTENCY_KEY_REUSED and changes nothing', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const key = uniqueRef('idem');
+    expect((await withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 5000, note: 'x' }, key)).status).toBe(200);
+    const before = await stateSnapshot(t.platform);
+    for (const [path, body] of [[`/resellers/${r.id}/wallet/credit`, { amount: 5001, note: 'x' }], [`/resellers/${r.id}/wallet/debit`, { amount: 5000, note: 'x' }]] as const) {
+      const res = await withKey(op, path, body, key);
+      expectJsonError(res, 422, 'IDEMPOTENCY_KEY_REUSED');
+      expect(res.body.message).toContain('different request');
+    }
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+  });
+
+  it('ten concurrent credits with one key apply once; every other answer is the replay or IDEMPOTENCY_KEY_IN_PROGRESS', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const key = uniqueRef('idem');
+    const results = await Promise.all(Array.from({ length: 10 }, () => withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 700, note: 'race' }, key)));
+    const ok = results.filter((x) => x.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const x of results.filter((y) => y.status !== 200)) expectJsonError(x, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+    for (const x of ok) expect(x.body.data).toEqual(ok[0]!.body.data);
+    expect(await entries(r.id)).toBe(1);
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(700);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('keys are per operator, a refused change keeps no key, and a key expires after 24 hours', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const key = uniqueRef('idem');
+    // Refused (insufficient balance): nothing kept, so the retry after a credit is a new attempt.
+    expectJsonError(await withKey(op, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key), 402, 'INSUFFICIENT_BALANCE');
+    await op.post(`/resellers/${r.id}/wallet/credit`, { amount: 300, note: 'c' });
+    expect((await withKey(op, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key)).status).toBe(200);
+
+    const creds = await t.platform.operator.operators.create(`op-${uniqueRef()}@example.com`, 'Second operator');
+    const other = new JsonClient(`${t.origin}/admin/v1`);
+    await other.signIn(creds.email, creds.password);
+    const theirs = await withKey(other, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(100);
+
+    await t.platform.database.db.updateTable('idempotency_keys').set((eb) => ({ created_at: eb('created_at', '-', 24 * 3_600_000 + 1) })).where('idem_key', '=', key).execute();
+    const later = await withKey(op, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(0);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('a manual refund with a key is replayed, not refused, when retried', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const placed = await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '123456789' });
+    const id = placed.body.data.order_id;
+    const key = uniqueRef('idem');
+    const first = await withKey(op, `/orders/${id}/refund`, { note: 'goodwill' }, key);
+    expect(first.status, first.text).toBe(200);
+    const again = await withKey(op, `/orders/${id}/refund`, { note: 'goodwill' }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expectJsonError(await op.post(`/orders/${id}/refund`, { note: 'goodwill' }), 409, 'INVALID_STATE');
+    await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('refuses a key that is empty or too long (control characters never pass the HTTP parser)', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    for (const key of ['', 'k'.repeat(256)]) {
+      expectJsonError(await withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 1, note: 'x' }, key), 400, 'VALIDATION_ERROR');
+    }
+    expect(await entries(r.id)).toBe(0);
+  });
+});
