@@ -91,7 +91,7 @@ export class Authenticator {
   /** body is the exact bytes received (empty for GET: the timestamp alone is signed). */
   verify(p: ResellerPrincipal, signature: string | undefined, body: Buffer | string): void {
     if (!signature || !signatureMatches(p.secret, p.timestamp, body, signature)) {
-      throw new AppError('INVALID_SIGNATURE', 'X-Signature does not match: sign the exact body bytes followed by X-Timestamp (GET: the timestamp alone) with HMAC-SHA256 and your API secret, lowercase hex');
+      throw new AppError('INVALID_SIGNATURE', `X-Signature ${signature ? 'does not match' : 'header is missing'}: sign the exact body bytes followed by X-Timestamp (GET: the timestamp alone) with HMAC-SHA256 and your API secret, lowercase hex`);
     }
     if (!p.active) throw new AppError('RESELLER_INACTIVE', 'this reseller account is not active (pending approval or suspended); contact the operator');
   }
