@@ -1,5 +1,6 @@
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { UpstreamV1Credentials } from '../adapters/suppliers/upstream-v1.js';
+import { assertText } from '../domain/text.js';
 import { AppError } from '../errors.js';
 import { verifyCallback } from '../receiver.js';
 import { supplierCredentials, type FulfilmentRepo } from '../store/fulfilment-repo.js';
@@ -27,6 +28,7 @@ export class ReceiveUpstreamCallback {
       throw new AppError('VALIDATION_ERROR', 'callback body is not JSON');
     }
     if (typeof refId !== 'string') throw new AppError('VALIDATION_ERROR', 'callback has no ref_id');
+    assertText('ref_id', refId);
     if (await this.deps.fulfilment.expediteFulfilment(refId, this.deps.clock.now())) this.deps.wake();
   }
 }
