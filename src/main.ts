@@ -31,6 +31,7 @@ import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
 import { SupplyRepo } from './store/supply-repo.js';
 import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
+import { AuthFailureGuard } from './services/auth-failures.js';
 import { randomIds } from './services/ids.js';
 import { PlaceOrder } from './services/place-order.js';
 import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
@@ -196,7 +197,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       await feed?.start();
     });
   }
-  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
+  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock }) };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);

@@ -9,7 +9,8 @@ import { errorResponses, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope
  * registry to build it from. The drift checks in test/docs keep it equal to what is served.
  */
 
-const AUTH: DocumentedError[] = ['INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_EXPIRED', 'IP_NOT_WHITELISTED', 'RESELLER_INACTIVE'];
+// TOO_MANY_ATTEMPTS: the address or key failed authentication too often (docs/reseller-api.md).
+const AUTH: DocumentedError[] = ['INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_EXPIRED', 'IP_NOT_WHITELISTED', 'RESELLER_INACTIVE', 'TOO_MANY_ATTEMPTS'];
 const POST_TRANSPORT: DocumentedError[] = ['LENGTH_REQUIRED', 'PAYLOAD_TOO_LARGE', 'INVALID_CONTENT_TYPE'];
 const PAGE_ERRORS: DocumentedError[] = ['INVALID_PAGINATION'];
 const RANGE_ERRORS: DocumentedError[] = ['INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'];
@@ -114,7 +115,7 @@ function errorHeaders(status: number) {
 function operation(e: Endpoint): Schema {
   const errors: DocumentedError[] = [
     ...AUTH,
-    // The spec rate-limits GET endpoints only (Limits), so no POST documents a 429.
+    // The spec rate-limits GET endpoints only (Limits), so no POST documents RATE_LIMIT_EXCEEDED.
     ...(e.method === 'get' ? (['RATE_LIMIT_EXCEEDED'] as const) : []),
     ...(e.method === 'post' ? POST_TRANSPORT : []),
     ...e.errors,
