@@ -29,7 +29,7 @@ export interface Config {
   seedDemo: boolean;
   /** Run the job worker and the supply refresh inside the server process. */
   inProcessWorker: boolean;
-  worker: { concurrency: number; pollMs: number; leaseMs: number; perGroup: number; slowMs: number };
+  worker: { concurrency: number; pollMs: number; leaseMs: number; heartbeatMs: number; perGroup: number; slowMs: number };
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
   checkerTimeoutMs: number;
   /** V8's old-space growth after a full GC for long-running processes, in percent (0: V8's own). */
@@ -135,6 +135,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
 
+  // Short leases renewed by a heartbeat: a killed worker's jobs are free within one lease.
+  const leaseMs = int('WORKER_LEASE_MS', 5000, 1000, 3_600_000);
+  const heartbeatMs = int('WORKER_HEARTBEAT_MS', Math.floor(leaseMs / 3), 100, 3_600_000);
+  if (heartbeatMs * 2 > leaseMs) problems.push(`WORKER_HEARTBEAT_MS must be at most half of WORKER_LEASE_MS (${leaseMs}), so a late beat does not lose the lease (got ${heartbeatMs})`);
+
   const config: Config = {
     env: envName,
     host: str('HOST', '127.0.0.1'),
@@ -154,7 +159,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker: {
       concurrency: int('WORKER_CONCURRENCY', 32, 1, 1000),
       pollMs: int('WORKER_POLL_MS', 50, 5, 60_000),
-      leaseMs: int('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
+      leaseMs,
+      heartbeatMs,
       perGroup: int('CALLBACKS_PER_RESELLER', 4, 1, 1000),
       slowMs: int('CALLBACK_SLOW_MS', 250, 0, 60_000),
     },

@@ -14,7 +14,7 @@ import { sandboxChecker } from './adapters/checkers/sandbox.js';
 import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
 import type { Supplier } from './adapters/suppliers/types.js';
 import { UpstreamV1Supplier, type UpstreamV1Credentials } from './adapters/suppliers/upstream-v1.js';
-import { postCallback } from './adapters/callback-http.js';
+import { postCallback, systemResolve } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
 import { ResendCallback } from './services/resend-callback.js';
@@ -31,6 +31,7 @@ import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
 import { SupplyRepo } from './store/supply-repo.js';
 import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
+import { AuthFailureGuard } from './services/auth-failures.js';
 import { randomIds } from './services/ids.js';
 import { PlaceOrder } from './services/place-order.js';
 import { systemClock, type Clock, type IdGenerator } from './services/ports.js';
@@ -164,7 +165,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
-  const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets });
+  const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
@@ -196,7 +197,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       await feed?.start();
     });
   }
-  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale };
+  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock }) };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);

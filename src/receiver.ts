@@ -10,20 +10,37 @@ import { parseTimestamp, signatureMatches, timestampFresh } from './domain/signa
  * Checks that X-Timestamp is within 5 minutes of `now`, and that X-Signature is the
  * HMAC-SHA256 (lowercase hex, keyed with the API secret) of the body followed by the
  * timestamp, or of the timestamp alone (the spec says to accept both). Comparisons are
- * timing-safe.
+ * timing-safe. Header names are read case-insensitively. Delivery is at-least-once: a
+ * crash can repeat a round, so deduplicate on X-Callback-Id after verifying.
  */
+/** A fetch-style `Headers` (or anything with a `get(name)` that ignores case). */
+export interface HeadersLike {
+  get(name: string): string | null | undefined;
+}
+
+export type CallbackHeaders = HeadersLike | Record<string, string | string[] | undefined>;
+
+/** One header's first value, whatever the case of its name (HTTP names are case-insensitive). */
+function readHeader(headers: CallbackHeaders, name: string): string | undefined {
+  if (typeof (headers as HeadersLike).get === 'function') return (headers as HeadersLike).get(name) ?? undefined;
+  const plain = headers as Record<string, string | string[] | undefined>;
+  let v = plain[name];
+  if (v === undefined) {
+    const key = Object.keys(plain).find((k) => k.toLowerCase() === name);
+    v = key === undefined ? undefined : plain[key];
+  }
+  return Array.isArray(v) ? v[0] : v;
+}
+
 export function verifyCallback(input: {
   rawBody: Buffer | string;
-  headers: Record<string, string | string[] | undefined>;
+  /** Node's `req.headers`, a fetch `Headers`, or a plain object with names in any case. */
+  headers: CallbackHeaders;
   secret: string;
   now?: number;
 }): { ok: true } | { ok: false; reason: 'missing_headers' | 'timestamp_expired' | 'bad_signature' } {
-  const header = (name: string) => {
-    const v = input.headers[name] ?? input.headers[name.toLowerCase()];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const tsText = header('x-timestamp');
-  const signature = header('x-signature');
+  const tsText = readHeader(input.headers, 'x-timestamp');
+  const signature = readHeader(input.headers, 'x-signature');
   const ts = parseTimestamp(tsText);
   if (ts === null || !signature) return { ok: false, reason: 'missing_headers' };
   if (!timestampFresh(ts, input.now ?? Date.now())) return { ok: false, reason: 'timestamp_expired' };

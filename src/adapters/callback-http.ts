@@ -13,22 +13,29 @@ export interface CallbackHttpResult {
 
 const SNIPPET_BYTES = 512;
 
+/** Resolves a host name to all its addresses (dns.lookup by default; tests pass their own). */
+export type ResolveHost = (hostname: string, family?: number) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolve: ResolveHost = (hostname, family) => dns.promises.lookup(hostname, { all: true, family: (family ?? 0) as 0 | 4 | 6 });
+
 /**
  * DNS lookup that only ever hands back addresses that passed the SSRF check, so the
  * socket connects to exactly the address that was checked (no DNS-rebinding window).
  */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+function guardedLookup(allowPrivate: boolean, resolve: ResolveHost): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
-      if (err) return (callback as any)(err);
-      const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
-      if (usable.length === 0) {
-        const e = Object.assign(new Error(`callback host ${hostname} resolves only to private or reserved addresses`), { code: 'EBLOCKED' });
-        return (callback as any)(e);
-      }
-      if ((options as { all?: boolean }).all) return (callback as any)(null, usable);
-      return (callback as any)(null, usable[0]!.address, usable[0]!.family);
-    });
+    resolve(hostname, options.family as number | undefined).then(
+      (addresses) => {
+        const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
+        if (usable.length === 0) {
+          const e = Object.assign(new Error(`callback host ${hostname} resolves only to private or reserved addresses`), { code: 'EBLOCKED' });
+          return (callback as any)(e);
+        }
+        if ((options as { all?: boolean }).all) return (callback as any)(null, usable);
+        return (callback as any)(null, usable[0]!.address, usable[0]!.family);
+      },
+      (err) => (callback as any)(err),
+    );
   };
 }
 
@@ -57,7 +64,7 @@ function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
  * POSTs one callback: never follows redirects, gives up after `timeoutMs`, keeps a bounded
  * snippet of the answer for the delivery log.
  */
-export function postCallback(input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }): Promise<CallbackHttpResult> {
+export function postCallback(input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean; resolve?: ResolveHost }): Promise<CallbackHttpResult> {
   const started = Date.now();
   const done = (r: Omit<CallbackHttpResult, 'durationMs'>): CallbackHttpResult => ({ ...r, durationMs: Date.now() - started });
   const check = validateCallbackUrl(input.url, { allowPrivate: input.allowPrivate });
@@ -79,7 +86,7 @@ export function postCallback(input: { url: string; body: string; headers: Record
         {
           method: 'POST',
           headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
-          lookup: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : guardedLookup(input.allowPrivate),
+          lookup: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : guardedLookup(input.allowPrivate, input.resolve ?? systemResolve),
           agent,
         },
         onResponse,

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../private-files.js';
 
 /**
  * Encrypts secrets at rest (API secrets must be recoverable to verify HMACs, supplier
@@ -42,7 +43,7 @@ export function loadOrCreateMasterKey(dataDir: string): Buffer {
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte hex key`);
     return key;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const key = randomBytes(32);
   writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   return key;

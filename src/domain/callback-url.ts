@@ -1,26 +1,33 @@
-import { BlockList, isIP } from 'node:net';
-import { unmapIPv4 } from './ip.js';
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /**
- * Where callbacks may never go unless private targets are explicitly allowed: loopback,
- * private, link-local (and so cloud metadata at 169.254.169.254), unique-local, CGNAT,
- * multicast and reserved ranges.
+ * IPv6 global unicast (RFC 4291 2.4, IANA): every public IPv6 address is in it, and it
+ * excludes the IPv4-compatible ::/96 (deprecated, yet routed to the embedded IPv4 address
+ * by some stacks) that ipaddr.js still calls 'unicast'.
  */
-const FORBIDDEN = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['100::', 64],
-] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
+/**
+ * Whether a callback may go to `address`: only ordinary public unicast. The special-purpose
+ * ranges come from ipaddr.js's table (a maintained copy of the IANA registries): loopback,
+ * private, link-local (cloud metadata 169.254.169.254), CGNAT, unspecified/0.0.0.0/8,
+ * broadcast, multicast, documentation and benchmarking, reserved, and on IPv6 also
+ * unique-local and every range that embeds or tunnels to an IPv4 address (IPv4-mapped,
+ * IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo 2001::/32). An IPv4-mapped
+ * address is judged as the IPv4 address it is.
+ */
 export function isPublicAddress(address: string): boolean {
-  const ip = unmapIPv4(address);
-  const family = isIP(ip);
-  if (family === 0) return false;
-  return !FORBIDDEN.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  const family = isIP(address);
+  // Zone ids (fe80::1%eth0) are local to one host: never a callback target.
+  if (family === 0 || address.includes('%')) return false;
+  // ipaddr.js reads a dotted tail such as ::8.8.8.8 as IPv4-mapped (::ffff:8.8.8.8); the URL
+  // parser's canonical text (::808:808) has none, so each address is judged as what it is.
+  const ip = ipaddr.parse(family === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
 export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; message: string };

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter, RateState } from '../adapters/rate-limiter.js';
-import { AppError, lengthRequired } from '../errors.js';
+import { AppError, isAppError, lengthRequired } from '../errors.js';
+import type { AuthFailureGuard } from '../services/auth-failures.js';
 import type { Authenticator, ResellerPrincipal } from '../services/authenticate.js';
 import type { Tier } from '../store/resellers-repo.js';
 import { MAX_BODY_BYTES, parseJsonBody } from './app.js';
@@ -36,36 +37,63 @@ function checkPostTransport(req: FastifyRequest) {
 }
 
 /**
- * Hooks of every /api/v1 route, in this order: key, IP whitelist and timestamp; the rate
- * count; for POST the transport checks; the signature (GET: at once; POST: over the raw
- * bytes once read); the account status; finally the JSON parse, never before the signature.
+ * Hooks of every /api/v1 route, in this order: a blocked address or key (too many failed
+ * authentications); key, IP whitelist and timestamp; for POST the rate headers and the
+ * transport checks, then the signature over the raw bytes once read; for GET the signature,
+ * then the rate count (so only authenticated requests spend the tier's limit); the account
+ * status; finally the JSON parse, never before the signature. Every failed authentication
+ * is counted apart, per address and (past the whitelist) per key.
  */
-export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimiter; rateLimitScale: number }) {
+export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimiter; rateLimitScale: number; failures: AuthFailureGuard }) {
   const limitOf = (tier: Tier) => Math.max(1, Math.round(TIER_RATE_LIMITS[tier] * deps.rateLimitScale));
+
+  /** The signature check; a mismatch counts against the address and the key. */
+  async function verify(req: FastifyRequest, principal: ResellerPrincipal, body: Buffer | string) {
+    try {
+      deps.auth.verify(principal, header(req, 'x-signature'), body);
+    } catch (err) {
+      if (isAppError(err) && err.code === 'INVALID_SIGNATURE') await deps.failures.failed(req.ip, header(req, 'x-api-key'));
+      throw err;
+    }
+  }
+
   return {
     async onRequest(req: FastifyRequest, reply: FastifyReply) {
       req.principal = null;
-      const principal = await deps.auth.identify({ apiKey: header(req, 'x-api-key'), ip: req.ip, timestamp: header(req, 'x-timestamp') });
+      const apiKey = header(req, 'x-api-key');
+      deps.failures.check(req.ip, apiKey);
+      let principal: ResellerPrincipal;
+      try {
+        principal = await deps.auth.identify({ apiKey, ip: req.ip, timestamp: header(req, 'x-timestamp') });
+      } catch (err) {
+        // A stale timestamp comes past the whitelist: it spends the key's allowance too.
+        if (isAppError(err)) await deps.failures.failed(req.ip, err.code === 'TIMESTAMP_EXPIRED' ? apiKey : undefined);
+        throw err;
+      }
       req.principal = principal;
       const limit = limitOf(principal.tier);
       const key = `reseller:${principal.resellerId}`;
       // The spec's tier limits apply to GET endpoints; POSTs (the order above all, bounded by
       // balance and ref_id) are not counted but still show the account's state in the headers.
-      const state = req.method === 'GET' ? await deps.limiter.consume(key, limit) : await deps.limiter.peek(key, limit);
+      if (req.method === 'POST') {
+        setRateHeaders(reply, await deps.limiter.peek(key, limit));
+        checkPostTransport(req);
+        return;
+      }
+      await verify(req, principal, '');
+      const state = await deps.limiter.consume(key, limit);
       setRateHeaders(reply, state);
       if (!state.allowed) {
         throw new AppError('RATE_LIMIT_EXCEEDED', `rate limit of ${limit} requests per minute for your tier exceeded; retry after ${state.resetSeconds} s`, {
           headers: { 'retry-after': String(state.resetSeconds) },
         });
       }
-      if (req.method === 'POST') checkPostTransport(req);
-      else deps.auth.verify(principal, header(req, 'x-signature'), '');
     },
 
     async preValidation(req: FastifyRequest) {
       if (req.method !== 'POST') return;
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      deps.auth.verify(req.principal!, header(req, 'x-signature'), raw);
+      await verify(req, req.principal!, raw);
       req.body = parseJsonBody(raw);
     },
 

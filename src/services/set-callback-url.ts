@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { ResolveHost } from '../adapters/callback-http.js';
 import { isPublicAddress, validateCallbackUrl } from '../domain/callback-url.js';
 import { AppError } from '../errors.js';
 import type { Kysely } from 'kysely';
@@ -12,7 +12,7 @@ import type { Clock } from './ports.js';
  * again at every delivery attempt (DNS may change).
  */
 export class SetCallbackUrl {
-  constructor(private readonly deps: { db: Kysely<DB>; clock: Clock; allowPrivate: boolean }) {}
+  constructor(private readonly deps: { db: Kysely<DB>; clock: Clock; allowPrivate: boolean; resolve: ResolveHost }) {}
 
   async execute(resellerId: string, url: string | null): Promise<void> {
     if (url !== null) {
@@ -20,7 +20,7 @@ export class SetCallbackUrl {
       if (!check.ok) throw new AppError('VALIDATION_ERROR', check.message);
       const host = check.url.hostname.replace(/^\[|\]$/g, '');
       if (!this.deps.allowPrivate && !isIP(host)) {
-        const addresses = await lookup(host, { all: true }).catch(() => []);
+        const addresses = await this.deps.resolve(host).catch(() => []);
         if (addresses.length === 0) throw new AppError('VALIDATION_ERROR', `callback host ${host} does not resolve`);
         if (addresses.some((a) => !isPublicAddress(a.address))) throw new AppError('VALIDATION_ERROR', `callback host ${host} resolves to a private or reserved address`);
       }

@@ -130,12 +130,14 @@ export class CatalogRepo {
 
   /** Categories with at least one product visible to the reseller, in display order. */
   async listCategories(resellerId: string, tier: Tier): Promise<CatalogCategory[]> {
+    // The outer alias must differ from visible()'s own `c`: with the same name the subquery's
+    // condition bound to its inner join and held for every category (issue 28, item 10).
     const rows = await this.db
-      .selectFrom('categories as c')
-      .selectAll('c')
-      .where((eb) => eb.exists(this.visible(resellerId, tier).whereRef('p.category_slug', '=', 'c.slug').select('p.code')))
-      .orderBy('c.sort_order')
-      .orderBy('c.slug')
+      .selectFrom('categories as listed')
+      .selectAll('listed')
+      .where((eb) => eb.exists(this.visible(resellerId, tier).where('p.category_slug', '=', sql.ref<string>('listed.slug')).select('p.code')))
+      .orderBy('listed.sort_order')
+      .orderBy('listed.slug')
       .execute();
     return rows.map((c) => ({ slug: c.slug, name: c.name, type: c.type, checkerEnabled: c.checker_enabled === 1, form: JSON.parse(c.form) as FormField[] }));
   }

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import type { StoreConfig } from '../config.js';
+import { makePrivateDir, makePrivateFile, restrictExisting } from '../private-files.js';
 import type { DB } from './schema.js';
 import { OrderWriterThread } from './order-writer-thread.js';
 import { preparingPool } from './pg-prepared.js';
@@ -61,9 +61,17 @@ const CHECKPOINT_INTERVAL_MS = 100;
 
 export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Database {
   if (store.kind === 'sqlite') {
-    mkdirSync(path.dirname(store.file), { recursive: true });
-    const threads = opts.threads === true && store.file !== ':memory:';
+    const onDisk = store.file !== ':memory:';
+    // Owner-only before SQLite opens it: SQLite gives the -wal and -shm files the database
+    // file's mode, and a umask of 022 would otherwise leave all three world-readable.
+    if (onDisk) {
+      makePrivateDir(path.dirname(store.file));
+      makePrivateFile(store.file);
+    }
+    const threads = opts.threads === true && onDisk;
     const sqlite = openSqlite(store.file, { checkpointInBackground: threads });
+    // Stores created before this rule, and -wal/-shm files left from them.
+    if (onDisk) restrictExisting([`${store.file}-wal`, `${store.file}-shm`]);
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) });
     const checkpointer = threads
       ? new Worker(new URL('./threads/sqlite-checkpointer.cjs', import.meta.url), { workerData: { file: store.file, intervalMs: CHECKPOINT_INTERVAL_MS }, resourceLimits: THREAD_LIMITS })

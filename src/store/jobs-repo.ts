@@ -82,8 +82,9 @@ export interface ClaimedJob {
 }
 
 /**
- * Claiming, completing and rescheduling jobs. A claim is a lease: a worker that dies
- * leaves its rows to be claimed again once locked_until has passed. On PostgreSQL the
+ * Claiming, completing and rescheduling jobs. A claim is a lease, renewed by its runner's
+ * heartbeat while it holds the row: a worker that dies leaves its rows to be claimed again
+ * once locked_until has passed (within one lease of its death). On PostgreSQL the
  * claim skips rows other workers hold (FOR UPDATE SKIP LOCKED), so any number of workers
  * share one queue; on SQLite the single writer makes the claim atomic.
  */
@@ -153,6 +154,16 @@ export class JobsRepo {
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
       .execute();
+  }
+
+  /**
+   * The heartbeat: pushes the leases of `ids` to `until`, only for rows still `workerId`'s
+   * (one statement per 500 ids, by primary key).
+   */
+  async renew(ids: number[], workerId: string, until: number): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.db.updateTable('jobs').set({ locked_until: until }).where('id', 'in', ids.slice(i, i + 500)).where('locked_by', '=', workerId).execute();
+    }
   }
 
   async reschedule(id: number, workerId: string, runAt: number, error: string | null): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../services/ports.js';
 import type { JobsRepo } from '../store/jobs-repo.js';
-import type { HandedOffJob, JobHandler, JobOutcome } from './job-contract.js';
+import type { HandedOffJob, JobHandler, JobLease, JobOutcome } from './job-contract.js';
 
 interface RunnableJob {
   id: number;
@@ -12,7 +12,8 @@ interface RunnableJob {
   attempts: number;
   runAt: number;
   groupKey: string | null;
-  leaseUntil: number;
+  /** The live lease: the heartbeat moves `until` on, and handlers write handoffs under it. */
+  lease: JobLease;
   prepared?: unknown;
   waited?: boolean;
 }
@@ -20,7 +21,10 @@ interface RunnableJob {
 export interface RunnerSettings {
   concurrency: number;
   pollMs: number;
+  /** How long a claim holds a row without renewal: a dead runner's rows are free this long after its last heartbeat. */
   leaseMs: number;
+  /** How often the leases of the rows this runner holds are renewed (default: a third of `leaseMs`). */
+  heartbeatMs?: number;
   /** Slow jobs of one group (one reseller's callbacks) running at once in this runner. */
   perGroup: number;
   /** A job running longer than this counts towards its group's `perGroup`. */
@@ -33,7 +37,10 @@ export interface RunnerSettings {
  * The durable job runner. It claims due rows of the kinds it has handlers for, runs up to
  * `concurrency` handlers at once (a slow one never holds up the others), and writes each
  * outcome back to the table. Nothing is held only in memory: a killed runner's rows are
- * claimed again after their lease.
+ * claimed again after their lease. Leases are short and renewed while the runner holds the
+ * row (a heartbeat every `heartbeatMs` renews them all in one statement), so a killed
+ * runner's rows are free within one lease of its death, however long a job runs; a
+ * stopped runner gives back what it still holds.
  *
  * Groups (one reseller's callbacks) share the slots fairly: a group is full when
  * `perGroup` of its jobs have run longer than `slowMs` (a receiver that hangs), or when it
@@ -70,6 +77,10 @@ export class JobRunner {
   /** Jobs one group may run at once here, whatever their speed: half the slots. */
   private readonly groupCap: number;
   private readonly parkCap: number;
+  /** Every row this runner holds (running, parked, handed off), with its live lease. */
+  private readonly held = new Map<number, JobLease>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private renewing = false;
 
   constructor(
     private readonly deps: { jobs: JobsRepo; handlers: Record<string, JobHandler<any>>; clock: Clock; logger: Logger; settings: RunnerSettings },
@@ -90,6 +101,8 @@ export class JobRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
+    const { leaseMs, heartbeatMs } = this.deps.settings;
+    this.heartbeat = setInterval(() => void this.renewLeases(), heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 3)));
     this.loopDone = this.loop();
   }
 
@@ -118,10 +131,53 @@ export class JobRunner {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.inflight]);
-    // Rows still waiting for their group go back to the queue for whoever runs next.
+    // Rows still waiting for their group go back to the queue for whoever runs next, at
+    // once rather than when their lease would end; then nothing is held and renewal stops.
     const left = [...this.waiting.values()].flat();
     this.waiting.clear();
-    await Promise.allSettled(left.map((job) => this.deps.jobs.release(job.id, this.workerId)));
+    await Promise.allSettled(left.map((job) => this.giveBack(job.id)));
+    await Promise.allSettled([...this.held.keys()].map((id) => this.giveBack(id)));
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /** Leases this runner holds now (for tests and diagnostics). */
+  heldLeases(): ReadonlyMap<number, Readonly<JobLease>> {
+    return this.held;
+  }
+
+  /** Takes a row into this runner's keeping (renewed by the heartbeat until let go). */
+  private hold(id: number, until: number): JobLease {
+    const lease = { holder: this.workerId, until };
+    this.held.set(id, lease);
+    return lease;
+  }
+
+  /** Gives a held row back untouched: due again at once, for any runner. */
+  private giveBack(id: number): Promise<void> {
+    this.held.delete(id);
+    return this.deps.jobs.release(id, this.workerId).catch(() => {});
+  }
+
+  /**
+   * The heartbeat: every held row's lease is pushed to now + leaseMs in one statement (only
+   * rows still this runner's). A failed renewal is retried at the next beat; the in-memory
+   * leases move only when the store did.
+   */
+  private async renewLeases(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    const { jobs, clock, logger, settings } = this.deps;
+    const leases = [...this.held];
+    const until = clock.now() + settings.leaseMs;
+    try {
+      await jobs.renew(leases.map(([id]) => id), this.workerId, until);
+      for (const [, lease] of leases) if (lease.until < until) lease.until = until;
+    } catch (err) {
+      logger.warn({ err }, 'renewing job leases failed; retried at the next heartbeat');
+    } finally {
+      this.renewing = false;
+    }
   }
 
   private freeSlots(): number {
@@ -156,7 +212,14 @@ export class JobRunner {
             this.lastClaim = { full: fullKey, allAt: all ? claimedAt : this.lastClaim.allAt };
             claimed = due.length;
             for (const row of due) {
-              this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, leaseUntil: claimedAt + settings.leaseMs });
+              const mine = this.held.get(row.id);
+              // Still running or parked here, its lease lapsed (a stalled heartbeat): the
+              // claim only renewed it; it must not run a second time beside itself.
+              if (mine) {
+                mine.until = Math.max(mine.until, claimedAt + settings.leaseMs);
+                continue;
+              }
+              this.admit({ id: row.id, kind: row.kind, payload: () => JSON.parse(row.payload), attempts: row.attempts, runAt: row.run_at, groupKey: row.group_key, lease: this.hold(row.id, claimedAt + settings.leaseMs) });
             }
           }
         } catch (err) {
@@ -226,7 +289,7 @@ export class JobRunner {
   private park(job: RunnableJob): void {
     const queue = this.waiting.get(job.groupKey!) ?? [];
     if (queue.length >= this.parkCap) {
-      void this.deps.jobs.release(job.id, this.workerId).catch(() => {});
+      void this.giveBack(job.id);
       return;
     }
     // What its writer read for it may go stale while it waits: its handler is told.
@@ -236,13 +299,13 @@ export class JobRunner {
 
   /** The next parked job of a group that just got room; one whose lease runs low goes back. */
   private unpark(group: string): void {
-    const { jobs, clock, settings } = this.deps;
+    const { clock, settings } = this.deps;
     const queue = this.waiting.get(group);
     while (queue?.length && this.running && this.hasRoom(group)) {
       const job = queue.shift()!;
       if (queue.length === 0) this.waiting.delete(group);
-      if (job.leaseUntil - clock.now() < settings.leaseMs / 2) {
-        void jobs.release(job.id, this.workerId).catch(() => {});
+      if (job.lease.until - clock.now() < settings.leaseMs / 2) {
+        void this.giveBack(job.id);
         continue;
       }
       this.admit(job);
@@ -296,20 +359,22 @@ export class JobRunner {
     if (!run) return;
     const next = run.outcome.status === 'done' ? (run.outcome.handoff ?? []) : [];
     const handedOff = (async () => {
-      for (const h of next) await this.runHandedOff(h, job.leaseUntil);
+      for (const h of next) await this.runHandedOff(h, job.lease.until);
     })();
     await Promise.all([run.written, handedOff]);
   }
 
   private async runHandedOff(next: HandedOffJob, leaseUntil: number): Promise<void> {
-    const { jobs, clock } = this.deps;
+    const { clock } = this.deps;
+    // Written under the parent's lease as it was then: held (and renewed) from now on.
+    const lease = this.hold(next.id, leaseUntil);
     if (!this.deps.handlers[next.kind] || !this.running) {
-      await jobs.release(next.id, this.workerId).catch(() => {});
+      await this.giveBack(next.id);
       this.wake();
       return;
     }
     // In the slot of the job that handed it off (not tracked as a slot of its own).
-    await this.runOrPark({ id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, leaseUntil, prepared: next.prepared });
+    await this.runOrPark({ id: next.id, kind: next.kind, payload: () => next.payload, attempts: 1, runAt: clock.now(), groupKey: next.groupKey, lease, prepared: next.prepared });
   }
 
   /**
@@ -321,9 +386,10 @@ export class JobRunner {
     const handler = this.deps.handlers[job.kind]!;
     let outcome: JobOutcome;
     try {
-      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: { holder: this.workerId, until: job.leaseUntil }, prepared: job.prepared, waited: job.waited });
+      outcome = await handler({ id: job.id, kind: job.kind, payload: job.payload(), attempts: job.attempts - 1, runAt: job.runAt, lease: job.lease, prepared: job.prepared, waited: job.waited });
     } catch (err) {
       await this.rescheduleAfterError(job, err);
+      this.held.delete(job.id);
       return null;
     }
     const write = outcome.written
@@ -331,7 +397,10 @@ export class JobRunner {
       : outcome.status === 'done'
         ? jobs.complete(job.id, this.workerId)
         : jobs.reschedule(job.id, this.workerId, outcome.retryAt, outcome.error ?? null);
-    const written = write.catch((err) => logger.error({ err, jobId: job.id, kind: job.kind }, 'job outcome not written; the job runs again when its lease ends'));
+    // Let go either way: a row whose outcome could not be written runs again when its lease ends.
+    const written = write
+      .catch((err) => logger.error({ err, jobId: job.id, kind: job.kind }, 'job outcome not written; the job runs again when its lease ends'))
+      .finally(() => this.held.delete(job.id));
     return { outcome, written };
   }
 

@@ -431,4 +431,17 @@ describe('verifyCallback (receiver helper)', () => {
     expect(verifyCallback({ rawBody: body, headers: { 'x-timestamp': ts, 'x-signature': sig(body + ts) }, secret, now: now + 301_000 })).toEqual({ ok: false, reason: 'timestamp_expired' });
     expect(verifyCallback({ rawBody: body, headers: {}, secret, now })).toEqual({ ok: false, reason: 'missing_headers' });
   });
+
+  it('reads header names in any case, from a plain object or a fetch Headers', () => {
+    const signature = createHmac('sha256', secret).update(body + ts).digest('hex');
+    for (const headers of [
+      { 'X-Timestamp': ts, 'X-Signature': signature },
+      { 'X-TIMESTAMP': ts, 'x-Signature': [signature] },
+      new Headers({ 'X-Timestamp': ts, 'X-Signature': signature }),
+    ]) {
+      expect(verifyCallback({ rawBody: body, headers, secret, now })).toEqual({ ok: true });
+    }
+    expect(verifyCallback({ rawBody: body, headers: new Headers({ 'X-Timestamp': ts }), secret, now })).toEqual({ ok: false, reason: 'missing_headers' });
+    expect(verifyCallback({ rawBody: body, headers: new Headers({ 'X-Timestamp': ts, 'X-Signature': '0'.repeat(64) }), secret, now })).toEqual({ ok: false, reason: 'bad_signature' });
+  });
 });

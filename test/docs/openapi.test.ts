@@ -104,6 +104,9 @@ describe.each(storeKinds())('OpenAPI documents (%s)', (kind) => {
       ['failure_code', 'failure_reason', 'message', 'order_code', 'price', 'product_code', 'product_name', 'ref_id', 'serial_number', 'status'],
     );
     expect(hook.parameters.map((p: Doc) => p.name)).toEqual(['X-Signature', 'X-Timestamp', 'X-Callback-Id', 'X-Callback-Attempt']);
+    // Receivers are told delivery is at-least-once and to deduplicate on X-Callback-Id.
+    expect(hook.description).toMatch(/at-least-once/);
+    expect(hook.description).toMatch(/deduplicate on X-Callback-Id/);
   });
 
   it('catch drift: a response that leaves its document fails with the reason', async () => {

@@ -410,6 +410,72 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     expect(await rows('leased')).toHaveLength(0);
   });
 
+  it('renews the leases of the rows it holds while they run, so no other runner takes a long job', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const now = Date.now();
+    const { id } = await enqueueJob(database.db, { kind: 'long', payload: {}, runAt: now }, now);
+    const runner = new JobRunner({ jobs, handlers: { long: async () => (await gate, { status: 'done' }) }, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, leaseMs: 1000, heartbeatMs: 50 } });
+    const lockedUntil = async () => Number((await rows('long'))[0]?.locked_until);
+    runner.start();
+    try {
+      await until(async () => (await rows('long'))[0]?.locked_by === runner.workerId, 'claimed');
+      const first = await lockedUntil();
+      await until(async () => (await lockedUntil()) > first, 'the heartbeat renewed the lease');
+      // Lease arithmetic: at the moment the first claim's lease ended, the row is still held.
+      expect((await jobs.claim(['long'], 10, 'other', first + 1, 1000)).jobs).toEqual([]);
+      // The handler's lease (what it writes handoffs under) follows the renewals.
+      await until(async () => runner.heldLeases().get(id)!.until === (await lockedUntil()), 'in-memory lease follows the store');
+      release();
+      await until(async () => (await rows('long')).length === 0, 'done');
+      expect(runner.heldLeases().size).toBe(0);
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+
+  it('a running job whose lease lapsed (a stalled heartbeat) and is claimed again by its own runner does not run twice', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let runs = 0;
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'lapsing', payload: {}, runAt: now }, now);
+    const handlers: Record<string, JobHandler<any>> = { lapsing: async () => (runs++, await gate, { status: 'done' }) };
+    // No heartbeat within the test: the 20 ms lease lapses at once and every poll claims the row again.
+    const runner = new JobRunner({ jobs, handlers, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, leaseMs: 20, heartbeatMs: 3_600_000 } });
+    runner.start();
+    try {
+      await until(async () => Number((await rows('lapsing'))[0]?.attempts) >= 3, 'claimed again twice while running');
+      expect(runs).toBe(1);
+      release();
+      await until(async () => (await rows('lapsing')).length === 0, 'done');
+      expect(runs).toBe(1);
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+
+  it('a planned stop gives back at once the rows it holds and has not run, rather than letting their leases run out', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const now = Date.now();
+    await enqueueJob(database.db, { kind: 'stop_hold', payload: {}, runAt: now - 1000, groupKey: 'stopping' }, now);
+    await enqueueJob(database.db, { kind: 'stop_hold', payload: {}, runAt: now, groupKey: 'stopping' }, now);
+    const runner = new JobRunner({ jobs, handlers: { stop_hold: async () => (await gate, { status: 'done' }) }, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, perGroup: 1, concurrency: 2, parkPerGroup: 1 } });
+    runner.start();
+    await until(async () => (await rows('stop_hold')).every((r) => r.locked_by === runner.workerId), 'one running, one parked, both leased here');
+    const stopping = runner.stop();
+    release();
+    await stopping;
+    const left = await rows('stop_hold');
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatchObject({ locked_by: null, locked_until: null, attempts: 0 });
+    expect(runner.heldLeases().size).toBe(0);
+    await database.db.deleteFrom('jobs').where('kind', '=', 'stop_hold').execute();
+  });
+
   it('claims callback deliveries before older fulfilment jobs, and fills the remaining slots with fulfilment', async () => {
     const now = Date.now();
     await database.db.deleteFrom('jobs').execute();

@@ -142,6 +142,27 @@ describe.each(storeKinds())('read endpoints (%s)', (kind) => {
       // The slug from /categories is the same key as products' category_slug.
       for (const c of cats) expect((await t.client.get(`/products?category_slug=${c.slug}`)).body.meta.total).toBeGreaterThan(0);
     });
+    it("another catalog's games stay invisible to GET /categories and POST /validation", async () => {
+      const { db } = t.platform.database;
+      const suffix = uniqueRef().replace(/[^a-z0-9]/gi, '').toLowerCase();
+      const slug = `hidden-${suffix}`;
+      const now = Date.now();
+      await db.insertInto('categories').values({ slug, name: `Hidden ${suffix}`, type: 'game', form: JSON.stringify([{ name: 'user_id', label: 'User ID', role: 'account_id', type: 'text', required: true }]), checker_enabled: 1, sort_order: 99, created_at: now }).execute();
+      await db.insertInto('products').values({ code: `HID-${suffix}`, name: 'Hidden 1', category_slug: slug, kind: 'instant', limit_gated: 0, enabled: 1, sort_order: 0, created_at: now }).execute();
+      await db.insertInto('catalogs').values({ id: `other-${suffix}`, name: `Other ${suffix}`, created_at: now }).execute();
+      await db.insertInto('catalog_prices').values({ catalog_id: `other-${suffix}`, product_code: `HID-${suffix}`, tier: 'gold', price: 1000 }).execute();
+
+      const outsider = await createReseller(t.platform, t.baseUrl);
+      const seen = (await outsider.client.get('/categories')).body.data.categories.map((c: any) => c.slug);
+      expect(seen).toEqual(['free-fire', 'mobile-legends', 'ragnarok-origin', 'valorant', 'steam-wallet']);
+      expectError(await outsider.client.post('/validation', { category_slug: slug, fields: { user_id: '123456789' } }), 404, 'GAME_NOT_SUPPORTED');
+
+      // The reseller the other catalog is assigned to sees the game and may validate for it.
+      const insider = await createReseller(t.platform, t.baseUrl);
+      await db.insertInto('reseller_catalogs').values({ reseller_id: insider.id, catalog_id: `other-${suffix}` }).execute();
+      expect((await insider.client.get('/categories')).body.data.categories.map((c: any) => c.slug)).toContain(slug);
+      expect((await insider.client.post('/validation', { category_slug: slug, fields: { user_id: '123456789' } })).status).not.toBe(404);
+    });
   });
 
   describe('GET /orders, /balance, /wallet-history', () => {

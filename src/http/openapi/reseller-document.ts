@@ -9,7 +9,8 @@ import { errorResponses, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope
  * registry to build it from. The drift checks in test/docs keep it equal to what is served.
  */
 
-const AUTH: DocumentedError[] = ['INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_EXPIRED', 'IP_NOT_WHITELISTED', 'RESELLER_INACTIVE'];
+// TOO_MANY_ATTEMPTS: the address or key failed authentication too often (docs/reseller-api.md).
+const AUTH: DocumentedError[] = ['INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_EXPIRED', 'IP_NOT_WHITELISTED', 'RESELLER_INACTIVE', 'TOO_MANY_ATTEMPTS'];
 const POST_TRANSPORT: DocumentedError[] = ['LENGTH_REQUIRED', 'PAYLOAD_TOO_LARGE', 'INVALID_CONTENT_TYPE'];
 const PAGE_ERRORS: DocumentedError[] = ['INVALID_PAGINATION'];
 const RANGE_ERRORS: DocumentedError[] = ['INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'];
@@ -114,7 +115,7 @@ function errorHeaders(status: number) {
 function operation(e: Endpoint): Schema {
   const errors: DocumentedError[] = [
     ...AUTH,
-    // The spec rate-limits GET endpoints only (Limits), so no POST documents a 429.
+    // The spec rate-limits GET endpoints only (Limits), so no POST documents RATE_LIMIT_EXCEEDED.
     ...(e.method === 'get' ? (['RATE_LIMIT_EXCEEDED'] as const) : []),
     ...(e.method === 'post' ? POST_TRANSPORT : []),
     ...e.errors,
@@ -163,11 +164,11 @@ export function buildResellerDocument(): OpenApiDocument {
       orderCallback: {
         post: {
           summary: 'Order callback: sent when an order reaches success or failed',
-          description: 'POST to your callback URL; answer any 2xx within 5 seconds. Up to 4 attempts (T+0, 5, 15, 30 s). Verify X-Signature over the raw body followed by X-Timestamp (or the timestamp alone); drop duplicates on X-Callback-Id; match on ref_id. Unknown keys may appear: ignore them.',
+          description: 'POST to your callback URL; answer any 2xx within 5 seconds. Up to 4 attempts (T+0, 5, 15, 30 s). Verify X-Signature over the raw body followed by X-Timestamp (or the timestamp alone); match on ref_id. Delivery is at-least-once: a crash of the service mid-attempt can deliver one round twice with the same X-Callback-Id, so deduplicate on X-Callback-Id (a resend is a new round with a new id). Unknown keys may appear: ignore them.',
           parameters: [
             { name: 'X-Signature', in: 'header', required: true, description: 'lowercase hex HMAC-SHA256 of body + X-Timestamp, keyed with your API secret', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
             { name: 'X-Timestamp', in: 'header', required: true, description: 'Unix time in milliseconds of this attempt', schema: { type: 'string', pattern: '^\\d+$' } },
-            { name: 'X-Callback-Id', in: 'header', required: true, description: 'one id per delivery round, the same on each of its attempts', schema: { type: 'string' } },
+            { name: 'X-Callback-Id', in: 'header', required: true, description: 'one id per delivery round, the same on each of its attempts and on a repeat after a crash: deduplicate on it', schema: { type: 'string' } },
             { name: 'X-Callback-Attempt', in: 'header', required: true, description: '1 to 4', schema: { type: 'string', pattern: '^[1-4]$' } },
           ],
           requestBody: { required: true, content: { 'application/json': { schema: plain(S.CallbackPayload) } } },

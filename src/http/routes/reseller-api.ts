@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import { pageMeta } from '../../domain/list-query.js';
 import { orderCode } from '../../domain/order.js';
+import type { AuthFailureGuard } from '../../services/auth-failures.js';
 import type { Authenticator } from '../../services/authenticate.js';
 import type { PlaceOrder } from '../../services/place-order.js';
 import type { ResellerQueries } from '../../services/reseller-queries.js';
@@ -15,6 +16,7 @@ export interface ResellerApiDeps {
   auth: Authenticator;
   limiter: RateLimiter;
   rateLimitScale: number;
+  failures: AuthFailureGuard;
   placeOrder: PlaceOrder;
   validateAccount: ValidateAccount;
   resellerCallbacks: ResellerCallbacks;
