@@ -10,6 +10,7 @@ import { auditRoutes } from './audit.js';
 import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
 import { operatorAccountRoutes } from './operators.js';
+import { resellerSettingsRoutes } from './reseller-settings.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -29,6 +30,7 @@ export function adminApi(deps: AdminApiDeps) {
     catalogRoutes(kit, deps.services);
     supplyRoutes(kit, deps.services);
     resellerRoutes(kit, deps);
+    resellerSettingsRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
   };
