@@ -41,6 +41,7 @@ export const ERRORS = {
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
+  INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

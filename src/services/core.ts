@@ -48,6 +48,8 @@ export interface ServiceCore {
   setCallbackUrl: SetCallbackUrl;
   /** The supply refresh the background runs every SUPPLY_REFRESH_MS (the operator may run it now). */
   refreshSupply: RefreshSupply;
+  /** Where people reach this service (PUBLIC_BASE_URL), for links handed out; no trailing slash. */
+  publicBaseUrl: string;
   /** Wakes this process's job runner after work was enqueued. */
   wake(): void;
 }

@@ -11,6 +11,7 @@ import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
 import { operatorAccountRoutes } from './operators.js';
 import { resellerSettingsRoutes } from './reseller-settings.js';
+import { invitationRoutes } from './invitations.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -31,6 +32,7 @@ export function adminApi(deps: AdminApiDeps) {
     supplyRoutes(kit, deps.services);
     resellerRoutes(kit, deps);
     resellerSettingsRoutes(kit, deps);
+    invitationRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
   };
