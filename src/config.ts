@@ -41,6 +41,8 @@ export interface Config {
   callbackAllowPrivateTargets: boolean;
   /** Lifetime of an operator or dashboard sign-in session. */
   sessionTtlMs: number;
+  /** Where people reach this service, for links handed out (reseller invitations); no trailing slash. */
+  publicBaseUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -184,7 +186,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
     sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
+    publicBaseUrl: '',
   };
+  const publicBaseUrl = str('PUBLIC_BASE_URL', '');
+  if (publicBaseUrl === '') config.publicBaseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  else if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(publicBaseUrl)) problems.push(`PUBLIC_BASE_URL must be an http:// or https:// URL without query (got "${publicBaseUrl}")`);
+  else config.publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -43,6 +43,7 @@ export const ERRORS = {
   TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
   IDEMPOTENCY_KEY_REUSED: 422, // the Idempotency-Key was used with a different request in the last 24 h
   IDEMPOTENCY_KEY_IN_PROGRESS: 409, // the first request with this Idempotency-Key has not finished answering
+  INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -1,17 +1,22 @@
-import type { SandboxSwitches } from '../adapters/suppliers/sandbox.js';
+import type { SandboxSkuList, SandboxSwitches } from '../adapters/suppliers/sandbox.js';
+import type { Platform } from '../main.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
 import { openDatabase } from '../store/db.js';
 import { FulfilmentRepo } from '../store/fulfilment-repo.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { findOrderId, loadConfig, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
 
-const SANDBOX_USAGE = 'topup sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken] [--json]';
+const SANDBOX_USAGE = `topup sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken] [--json]
+       topup sandbox out-of-stock|broken-availability add|remove --product CODE|--sku SKU [--json]`;
+
+const SKU_LISTS: Record<string, SandboxSkuList> = { 'out-of-stock': 'outOfStock', 'broken-availability': 'brokenAvailability' };
 
 /** Operator switches of the sandbox supplier, to show every status and gate rule by hand (audited). */
 async function sandbox(args: string[]) {
-  const { flags, json, positional } = parseArgs(args, ['mode', 'out-of-stock', 'availability'], SANDBOX_USAGE);
+  const { flags, json, positional } = parseArgs(args, ['mode', 'out-of-stock', 'availability', 'product', 'sku'], SANDBOX_USAGE);
+  if (positional.length) return sandboxPerSku(positional, flags, json);
+  if (flags.product !== undefined || flags.sku !== undefined) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
   const patch: Partial<SandboxSwitches> = {};
-  if (positional.length) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
   if (flags.mode !== undefined) {
     if (!['up', 'down', 'maintenance'].includes(flags.mode)) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
     patch.mode = flags.mode as SandboxSwitches['mode'];
@@ -24,7 +29,44 @@ async function sandbox(args: string[]) {
   await withPlatform(async (p) => {
     const supply = p.operator.supply;
     const switches = Object.keys(patch).length ? await supply.setSandboxSwitches(patch, CLI_ACTOR) : await supply.sandboxSwitches();
-    output(json, switches, `${JSON.stringify(switches, null, 2)}\n(the server picks this up at its next supply refresh, SUPPLY_REFRESH_MS)`);
+    await printSwitches(p, json, switches);
+  });
+}
+
+/** One product (or SKU) at a time, the others untouched: `topup sandbox out-of-stock add --product FF-100`. */
+async function sandboxPerSku(positional: string[], flags: Record<string, string>, json: boolean) {
+  const [listName, action, ...rest] = positional;
+  const list = SKU_LISTS[listName ?? ''];
+  const target = flags.product !== undefined && flags.sku === undefined ? { productCode: flags.product } : flags.sku !== undefined && flags.product === undefined ? { sku: flags.sku } : null;
+  if (!list || (action !== 'add' && action !== 'remove') || rest.length || !target) throw new UsageError(`usage: ${SANDBOX_USAGE}`);
+  await withPlatform(async (p) => {
+    const supply = p.operator.supply;
+    const switches = action === 'add' ? await supply.addSandboxSkus(list, target, CLI_ACTOR) : await supply.removeSandboxSkus(list, target, CLI_ACTOR);
+    await printSwitches(p, json, switches);
+  });
+}
+
+async function printSwitches(p: Platform, json: boolean, switches: SandboxSwitches) {
+  const products = await p.operator.supply.sandboxProducts();
+  const lines = products.map((x) => `  ${x.productCode.padEnd(12)} ${x.sku.padEnd(14)} ${x.outOfStock ? 'out of stock' : 'in stock'}${x.availabilityBroken ? ', availability check broken' : ''}`);
+  output(json, { ...switches, products }, `mode ${switches.mode}; availability check ${switches.availabilityBroken ? 'broken for every product' : 'ok'}\n${lines.join('\n')}\n` +
+    '(product status follows at the next supply refresh, SUPPLY_REFRESH_MS, or now with `topup supply-refresh`)');
+}
+
+/** The supply refresh now (what the server does every SUPPLY_REFRESH_MS): product status follows at once. */
+async function supplyRefresh(args: string[]) {
+  const { positional, json } = parseArgs(args, [], 'topup supply-refresh [--json]');
+  if (positional.length) throw new UsageError('usage: topup supply-refresh [--json]');
+  await withPlatform(async (p) => {
+    const r = await p.operator.supply.refreshNow(CLI_ACTOR);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const data = {
+      started_at: iso(r.startedAt), finished_at: iso(r.finishedAt), availability_check_failed: r.availabilityCheckFailed, routes_checked: r.routesChecked,
+      suppliers: r.suppliers, routes: r.routes.map((x) => ({ id: x.id, product_code: x.productCode, supplier: x.supplierName, sku: x.sku, available: x.available, checked_at: iso(x.checkedAt) })),
+    };
+    const routes = data.routes.map((x) => `  ${x.product_code.padEnd(12)} ${x.supplier} ${x.sku}: ${x.available === null ? 'unknown (counts as available)' : x.available ? 'available' : 'unavailable'}`);
+    output(json, data, `supply refreshed at ${data.finished_at}: ${r.suppliers.map((s) => `${s.name} ${s.health}`).join(', ') || 'no enabled supplier'}; ` +
+      `${r.routesChecked} route(s) checked${r.availabilityCheckFailed ? '; an availability check could not run, so every product is reported active' : ''}\n${routes.join('\n')}`);
   });
 }
 
@@ -51,8 +93,7 @@ async function callbackUrlCommand(args: string[]) {
   if (!email || url === undefined) throw new UsageError('usage: topup callback-url RESELLER_EMAIL URL|none [--json]');
   await withPlatform(async (p) => {
     const id = await p.operator.resellers.idByEmail(email);
-    const callbackUrl = url === 'none' ? null : url;
-    await p.setCallbackUrl.execute(id, callbackUrl);
+    const { callbackUrl } = await p.operator.resellerSettings.setCallbackUrl(id, url === 'none' ? null : url, CLI_ACTOR);
     output(json, { reseller_id: id, callback_url: callbackUrl }, `callback URL of ${email}: ${callbackUrl ?? 'none'}`);
   });
 }
@@ -122,6 +163,9 @@ async function attention() {
 export const fulfilmentCommands: CommandSet = {
   usage: `  sandbox [--mode up|down|maintenance] [--out-of-stock SKU,SKU] [--availability ok|broken]
                              show or switch the sandbox supplier's state
+  sandbox out-of-stock|broken-availability add|remove --product CODE|--sku SKU
+                             one product's switch, the others untouched (rehearse one outage)
+  supply-refresh             refresh supplier health and route availability now
   callback-url EMAIL URL|none set a reseller's callback URL (checked against the SSRF rules)
   resend-callback ORDER      a new round of callback attempts for a terminal order (id or ORD- code)
   callback-log ORDER         every callback round and attempt of an order
@@ -136,6 +180,7 @@ export const fulfilmentCommands: CommandSet = {
                              (flagged for the operator; never refunded automatically)`,
   commands: {
     sandbox,
+    'supply-refresh': supplyRefresh,
     attention,
     'supplier-add-upstream': supplierAddUpstream,
     'route-add': routeAdd,

@@ -50,6 +50,18 @@ function idempotent(flags: Record<string, string>, parts: unknown[]) {
 }
 const replayNote = (replayed: boolean) => (replayed ? ' (already applied with this --idempotency-key; nothing changed now)' : '');
 
+async function resellerInvite(args: string[]) {
+  const usage = 'topup reseller-invite EMAIL [--json]';
+  const { positional: [email], json } = parseArgs(args, [], usage);
+  if (!email) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const i = await p.operator.invitations.create(await p.operator.resellers.idByEmail(email), CLI_ACTOR);
+    const expires = new Date(i.expiresAt).toISOString();
+    output(json, { id: i.id, reseller_id: i.resellerId, email: i.email, token: i.token, link: i.link, expires_at: expires },
+      `invitation for ${i.email} (shown once; valid until ${expires}; earlier open invitations are revoked):\n  ${i.link}`);
+  });
+}
+
 function walletCommand(kind: 'credit' | 'debit') {
   return async (args: string[]) => {
     const usage = `topup ${kind} EMAIL AMOUNT --note TEXT [--idempotency-key K] [--json]`;
@@ -91,6 +103,8 @@ export const operatorCommands: CommandSet = {
                              create a reseller (pending unless approved at once)
   reseller-approve EMAIL --tier T
                              approve a pending reseller with a tier
+  reseller-invite EMAIL      a one-time link (7 days) where the reseller sets its dashboard password;
+                             printed once (PUBLIC_BASE_URL sets the link's origin)
   credit EMAIL AMOUNT --note TEXT [--idempotency-key K]
   debit EMAIL AMOUNT --note TEXT [--idempotency-key K]
                              credit or debit a reseller's wallet (major units; a ledger entry)
@@ -103,6 +117,7 @@ export const operatorCommands: CommandSet = {
     'operator-add': operatorAdd,
     'reseller-create': resellerCreate,
     'reseller-approve': resellerApprove,
+    'reseller-invite': resellerInvite,
     credit: walletCommand('credit'),
     debit: walletCommand('debit'),
     refund,

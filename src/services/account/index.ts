@@ -1,5 +1,6 @@
 import type { ServiceCore } from '../core.js';
 import { ApiKeys } from './api-keys.js';
+import { AcceptInvitation } from './invitation.js';
 import { AccountOrders } from './orders.js';
 import { AccountProfile } from './profile.js';
 import { Registration } from './registration.js';
@@ -9,6 +10,7 @@ import { IpWhitelist } from './whitelist.js';
 export function createAccountServices(core: ServiceCore) {
   return {
     registration: new Registration(core),
+    invitation: new AcceptInvitation(core),
     profile: new AccountProfile(core),
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),

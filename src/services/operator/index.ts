@@ -7,6 +7,8 @@ import { AuditLog } from './audit-log.js';
 import { ManageResellers } from './manage-resellers.js';
 import { OperatorOrders } from './operator-orders.js';
 import { Idempotency } from './idempotency.js';
+import { ResellerSettings } from './reseller-settings.js';
+import { ResellerInvitations } from './invitations.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -15,6 +17,8 @@ export function createOperatorServices(core: ServiceCore) {
     catalog: new ManageCatalog(core),
     supply: new ManageSupply(core),
     resellers: new ManageResellers(core),
+    resellerSettings: new ResellerSettings(core),
+    invitations: new ResellerInvitations(core),
     wallet: new AdjustWallet(core),
     orders: new OperatorOrders(core),
     audit: new AuditLog(core),

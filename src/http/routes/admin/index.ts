@@ -9,6 +9,9 @@ import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
 import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
+import { operatorAccountRoutes } from './operators.js';
+import { resellerSettingsRoutes } from './reseller-settings.js';
+import { invitationRoutes } from './invitations.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -24,9 +27,12 @@ export function adminApi(deps: AdminApiDeps) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
     operatorRoutes(kit, deps);
+    operatorAccountRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
     supplyRoutes(kit, deps.services);
     resellerRoutes(kit, deps);
+    resellerSettingsRoutes(kit, deps);
+    invitationRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
   };

@@ -6,6 +6,7 @@ import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
 import { accountRoutes } from './account.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { invitationRoutes } from './invitation.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
 
@@ -25,6 +26,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
     accountRoutes(kit, deps);
+    invitationRoutes(kit, deps);
     apiKeyRoutes(kit, deps);
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
