@@ -78,7 +78,8 @@ describe.each(storeKinds())('order counts with an all-orders row (%s)', (kind) =
   it('rewrites the counts of the stored orders and keeps them through every kind of change', async () => {
     const db = await open('011_ledger_drop_reseller_id_index');
     await db.insertInto('orders').values(history).execute();
-    expect(await migrateToLatest(t.database()!)).toEqual(['012_order_counts_all_row', '013_order_counts_shards']);
+    // Later migrations follow; these two come first.
+    expect((await migrateToLatest(t.database()!)).slice(0, 2)).toEqual(['012_order_counts_all_row', '013_order_counts_shards']);
     expect(await counted(db)).toEqual(await expected(db));
     expect((await counted(db)).some((r) => r.includes(' processing '))).toBe(false);
 
@@ -165,7 +166,7 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread
   it('keeps the sums exact across the migration, spreads one hour over shards, and folds past hours back into one row', async () => {
     const db = await open('012_order_counts_all_row');
     await db.insertInto('orders').values(history).execute(); // counted in one row each
-    expect(await migrateToLatest(t.database()!)).toEqual(['013_order_counts_shards']);
+    expect((await migrateToLatest(t.database()!)).slice(0, 1)).toEqual(['013_order_counts_shards']);
     expect(await counted(db)).toEqual(await expected(db));
 
     // Taken back from shards that never counted them: a row of −1 where needed, the sum exact.
