@@ -19,6 +19,16 @@ async function operatorAdd(args: string[]) {
   });
 }
 
+async function operatorResetPassword(args: string[]) {
+  const usage = 'topup operator-reset-password EMAIL [--json]';
+  const { positional: [email], json } = parseArgs(args, [], usage);
+  if (!email) throw new UsageError(`usage: ${usage}`);
+  await withPlatform(async (p) => {
+    const o = await p.operator.operators.resetPassword(email, CLI_ACTOR);
+    output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email}: new password (shown once): ${o.password}; every session of this operator was ended`);
+  });
+}
+
 async function resellerCreate(args: string[]) {
   const usage = 'topup reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true] [--json]';
   const { positional: [email, ...name], flags, json } = parseArgs(args, ['tier', 'approve'], usage);
@@ -99,6 +109,9 @@ async function refund(args: string[]) {
 
 export const operatorCommands: CommandSet = {
   usage: `  operator-add EMAIL NAME     add an operator; prints the generated password once
+  operator-reset-password EMAIL
+                             give an operator a new generated password (printed once) and
+                             end its sessions
   reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true]
                              create a reseller (pending unless approved at once)
   reseller-approve EMAIL --tier T
@@ -115,6 +128,7 @@ export const operatorCommands: CommandSet = {
                              (these operator actions are audited as operator "cli"; all take --json)`,
   commands: {
     'operator-add': operatorAdd,
+    'operator-reset-password': operatorResetPassword,
     'reseller-create': resellerCreate,
     'reseller-approve': resellerApprove,
     'reseller-invite': resellerInvite,

@@ -40,15 +40,33 @@ function operatorBanner(o: { email: string; password: string }, origin: string):
 `;
 }
 
+/** Why `listen` failed, in one line, for the errors an operator can fix. */
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use (is another topup running?); stop it or set PORT to a free port',
+  EACCES: 'permission denied (ports below 1024 need privileges); set PORT to 1024 or above',
+  EADDRNOTAVAIL: 'this machine has no such address; set HOST to one of its addresses (e.g. 127.0.0.1 or 0.0.0.0)',
+};
+
 async function serve() {
   const config = loadConfig();
   tuneHeapGrowth(config.heapGrowingPercent);
   progress(`opening the ${config.store.kind} store and running migrations`);
   const platform = await createPlatform(config);
+  // The port first: credentials are created only once they can be printed (a start that
+  // died on a taken port used to create them, print nothing, and never show them again).
+  let address: string;
+  try {
+    address = await platform.app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    const why = LISTEN_ERRORS[(err as NodeJS.ErrnoException).code ?? ''];
+    if (!why) throw err;
+    await platform.close().catch(() => {});
+    process.stderr.write(`topup: cannot listen on ${config.host}:${config.port}: ${why}; nothing was created\n`);
+    process.exit(1);
+  }
   const creds = config.seedDemo ? await platform.seedDemo() : null;
   const firstOperator = await platform.operator.operators.ensureFirst();
   if (config.inProcessWorker) platform.startBackground();
-  const address = await platform.app.listen({ host: config.host, port: config.port });
   const baseUrl = `${address.replace('0.0.0.0', '127.0.0.1')}/api/v1`;
   if (firstOperator) process.stdout.write(operatorBanner(firstOperator, address.replace('0.0.0.0', '127.0.0.1')));
   if (creds) process.stdout.write(demoBanner(creds, baseUrl));
