@@ -10,14 +10,15 @@ const FLUSH_AFTER_MS = 1_000;
 /** Past this many waiting, new refusals are dropped (a flood must not grow memory). */
 const MAX_BUFFERED = 5_000;
 /** The age and per-reseller cap prune runs after a flush at most this often. */
-const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The recent refused API v1 requests of identifiable resellers (a known API key), for the
  * dashboard. Recording never touches the store on the request path: record() appends to an
  * in-memory buffer (nothing at all on success: only the error path calls it), and a timer
- * writes the buffer as one batch a second later, then now and then prunes rows older than
- * 7 days and beyond each reseller's newest 500. A crash loses at most the last second's
+ * writes the buffer as one batch a second later (no more than a reseller's newest 500: only
+ * those could be listed), then at most once a minute prunes rows older than 7 days and
+ * beyond each reseller's newest 500. A crash loses at most the last second's
  * refusals: this is a diagnostic aid, not an audit log.
  */
 export class ApiErrorLog {
@@ -59,7 +60,7 @@ export class ApiErrorLog {
   }
 
   private async write() {
-    const batch = this.buffer;
+    const batch = newestPerReseller(this.buffer, API_ERRORS_PER_RESELLER);
     this.buffer = [];
     try {
       await this.deps.repo.insertMany(batch);
@@ -89,4 +90,16 @@ export class ApiErrorLog {
   async close(): Promise<void> {
     await this.flush();
   }
+}
+
+/** The last `cap` rows of each reseller, in their order: a flood of one account's refusals writes no more than can be listed. */
+export function newestPerReseller(rows: ApiErrorRow[], cap: number): ApiErrorRow[] {
+  const seen = new Map<string, number>();
+  const keep: boolean[] = new Array(rows.length);
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const n = (seen.get(rows[i]!.resellerId) ?? 0) + 1;
+    seen.set(rows[i]!.resellerId, n);
+    keep[i] = n <= cap;
+  }
+  return rows.filter((_, i) => keep[i]);
 }

@@ -17,13 +17,14 @@ export interface ApiErrorRow {
 export class ApiErrorsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** One statement for a whole batch. */
+  /** A batch in statements of at most 1,000 rows (9,000 parameters: under SQLite's and PostgreSQL's limits). */
   async insertMany(rows: ApiErrorRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('api_errors')
-      .values(rows.map((r) => ({ reseller_id: r.resellerId, at: r.at, method: r.method, path: r.path, http_status: r.httpStatus, error: r.error, message: r.message, ip: r.ip, request_id: r.requestId })))
-      .execute();
+    for (let i = 0; i < rows.length; i += 1000) {
+      await this.db
+        .insertInto('api_errors')
+        .values(rows.slice(i, i + 1000).map((r) => ({ reseller_id: r.resellerId, at: r.at, method: r.method, path: r.path, http_status: r.httpStatus, error: r.error, message: r.message, ip: r.ip, request_id: r.requestId })))
+        .execute();
+    }
   }
 
   /** A reseller's rows since `since`, newest first, within its newest `cap`; and how many that is. */

@@ -4,6 +4,16 @@ import { expectJsonError } from '../support/assertions.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
 import { approve, expectDeclared, generateKey, registerAccount } from '../support/dashboard.js';
 import { storeKinds } from '../support/stores.js';
+import { newestPerReseller } from '../../src/services/api-error-log.js';
+
+describe('a batch of refusals', () => {
+  it('keeps no more than the newest `cap` of each reseller, in order', () => {
+    const row = (resellerId: string, n: number) => ({ resellerId, at: n, method: 'GET', path: '/', httpStatus: 401, error: 'INVALID_SIGNATURE', message: '', ip: '', requestId: String(n) });
+    const rows = [row('a', 1), row('b', 2), row('a', 3), row('a', 4), row('b', 5)];
+    expect(newestPerReseller(rows, 2).map((r) => r.requestId)).toEqual(['2', '3', '4', '5']);
+    expect(newestPerReseller(rows, 500)).toEqual(rows);
+  });
+});
 
 describe.each(storeKinds())('recent API errors (%s)', (kind) => {
   let t: TestApp;
