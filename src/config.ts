@@ -41,8 +41,15 @@ export interface Config {
   callbackAllowPrivateTargets: boolean;
   /** Lifetime of an operator or dashboard sign-in session. */
   sessionTtlMs: number;
-  /** Where people reach this service, for links handed out (reseller invitations); no trailing slash. */
-  publicBaseUrl: string;
+  /**
+   * The service's public origin (https://topup.example.com), if set: the one Origin browser
+   * sessions accept and the base URL the dashboard shows; unset, both follow the Host header.
+   */
+  publicBaseUrl: string | null;
+  /** Session cookies carry Secure (on unless NODE_ENV is development or test). */
+  secureCookies: boolean;
+  /** Record refused API v1 requests for the dashboard's "Recent API errors" (off only to measure its cost). */
+  apiErrorLog: boolean;
 }
 
 export class ConfigError extends Error {
@@ -186,12 +193,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
     sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
-    publicBaseUrl: '',
+    publicBaseUrl: (() => {
+      const raw = str('PUBLIC_BASE_URL', '');
+      if (raw === '') return null;
+      try {
+        const u = new URL(raw);
+        if ((u.protocol === 'http:' || u.protocol === 'https:') && (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username) return u.origin;
+      } catch { /* reported below */ }
+      problems.push(`PUBLIC_BASE_URL must be an origin such as https://topup.example.com, with no path (got "${raw}")`);
+      return null;
+    })(),
+    secureCookies: envName === 'production',
+    apiErrorLog: bool('API_ERROR_LOG', true),
   };
-  const publicBaseUrl = str('PUBLIC_BASE_URL', '');
-  if (publicBaseUrl === '') config.publicBaseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
-  else if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(publicBaseUrl)) problems.push(`PUBLIC_BASE_URL must be an http:// or https:// URL without query (got "${publicBaseUrl}")`);
-  else config.publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

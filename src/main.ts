@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -53,6 +54,11 @@ import { Sessions } from './services/sessions.js';
 import type { ServiceCore } from './services/core.js';
 import { createOperatorServices, type OperatorServices } from './services/operator/index.js';
 import { createAccountServices, type AccountServices } from './services/account/index.js';
+import { CallbackTest } from './services/account/callback-test.js';
+import { ApiErrorLog } from './services/api-error-log.js';
+import { ApiErrorsRepo } from './store/api-errors-repo.js';
+import { KnownCallerRefusal } from './services/authenticate.js';
+import { toAppError } from './http/errors.js';
 import { RouteRegistry } from './http/json-api.js';
 import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
@@ -90,6 +96,8 @@ export interface Platform {
   account: AccountServices;
   /** Every route of the operator and dashboard APIs, as declared (for the OpenAPI documents). */
   routes: RouteRegistry;
+  /** Refused API v1 requests, buffered for the dashboard (flush() writes them now). */
+  apiErrorLog: ApiErrorLog;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -122,6 +130,9 @@ const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxS
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
 
+/** How often a process running the worker prunes recent API errors older than 7 days. */
+const API_ERRORS_PRUNE_MS = 3_600_000;
+
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
@@ -129,7 +140,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const helpers = overrides.storeHelpers ?? true;
   const database = openDatabase(config.store, { threads: helpers });
   await migrateToLatest(database);
-  const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
+  const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
+  const secrets = createSecretBox(masterKey);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
   if (redis) await redisReady(redis, logger);
@@ -177,11 +189,17 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   const accounts = new AccountsRepo(db);
   const hasher = scryptHasher(overrides.passwordCost);
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs });
+  // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
+  const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey });
+  const browser = { secureCookies: config.secureCookies, publicOrigin: config.publicBaseUrl };
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, queries, resendCallback, setCallbackUrl, refreshSupply, publicBaseUrl: config.publicBaseUrl, wake: () => runner.wake(),
+    sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
+    // Invitation links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
+    publicBaseUrl: config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
+    wake: () => runner.wake(),
   };
   const operator = createOperatorServices(core);
   const account = createAccountServices(core);
@@ -202,12 +220,30 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);
   });
+  const apiErrorLog = new ApiErrorLog({
+    repo: new ApiErrorsRepo(db), clock, enabled: config.apiErrorLog, onError: (err) => logger.error({ err }, 'writing recent API errors failed'),
+  });
+  // Refused API v1 requests of a known API key, for the dashboard: only the error path pays,
+  // and only an append to memory (ApiErrorLog writes in batches off the request path).
+  app.addHook('onError', async (req, _reply, err) => {
+    if (!apiErrorLog.enabled || !req.url.startsWith('/api/')) return;
+    const resellerId = req.principal?.resellerId ?? (err instanceof KnownCallerRefusal ? err.resellerId : null);
+    if (!resellerId) return;
+    const e = toAppError(err);
+    apiErrorLog.record({
+      resellerId, at: clock.now(), method: req.method, path: (req.url.split('?')[0] ?? '').slice(0, 200), httpStatus: e.status,
+      error: e.code, message: e.message.slice(0, 500), ip: req.ip, requestId: req.id,
+    });
+  });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
-  await app.register(adminApi({ sessions, registry: routes, services: operator }), { prefix: ADMIN_PREFIX });
-  await app.register(dashboardApi({ sessions, registry: routes, services: account, present }), { prefix: DASHBOARD_PREFIX });
+  await app.register(adminApi({ sessions, registry: routes, services: operator, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
+  const callbackTest = new CallbackTest({
+    db, secrets, send: postCallback, limiter, clock, ids, money: present.money, allowPrivateTargets: config.callbackAllowPrivateTargets,
+  });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
 
@@ -217,16 +253,20 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
   let foldTimer: NodeJS.Timeout | null = null;
+  let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, routes,
+    core, operator, account, routes, apiErrorLog,
     startBackground() {
       runner.start();
       void refreshSafely();
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
+      // Recent API errors past 7 days go even when no new refusal triggers a prune.
+      pruneTimer = setInterval(() => apiErrorLog.prune().catch((err) => logger.error({ err }, 'pruning recent API errors failed')), API_ERRORS_PRUNE_MS);
+      pruneTimer.unref();
       if (database.dialect === 'postgres') {
         void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
@@ -237,8 +277,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
       if (foldTimer) clearInterval(foldTimer);
+      if (pruneTimer) clearInterval(pruneTimer);
       await runner.stop();
       await app.close();
+      await apiErrorLog.close();
       await feed?.stop();
       await database.close();
       if (redis) redis.disconnect();

@@ -24,7 +24,7 @@ async function operatorResetPassword(args: string[]) {
   const { positional: [email], json } = parseArgs(args, [], usage);
   if (!email) throw new UsageError(`usage: ${usage}`);
   await withPlatform(async (p) => {
-    const o = await p.operator.operators.resetPassword(email, CLI_ACTOR);
+    const o = await p.operator.operators.resetPasswordByEmail(email, CLI_ACTOR);
     output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email}: new password (shown once): ${o.password}; every session of this operator was ended`);
   });
 }

@@ -15,6 +15,7 @@ import { orderCountsAllRow } from './migrations/012_order_counts_all_row.js';
 import { orderCountShards } from './migrations/013_order_counts_shards.js';
 import { idempotencyKeys } from './migrations/014_idempotency_keys.js';
 import { operatorGaps } from './migrations/016_operator_gaps.js';
+import { apiErrors } from './migrations/017_api_errors.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -37,6 +38,7 @@ function provider(db: Database): MigrationProvider {
         '013_order_counts_shards': orderCountShards(db.dialect),
         '014_idempotency_keys': idempotencyKeys,
         '016_operator_gaps': operatorGaps,
+        '017_api_errors': apiErrors(db.dialect),
       };
     },
   };

@@ -263,6 +263,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   reseller_invitations: ResellerInvitationsTable;
   supply_refresh: SupplyRefreshTable;
+  api_errors: ApiErrorsTable;
 }
 
 /** Idempotency-Key of operator money changes (migration 014); scope is the operator id or "cli". */
@@ -295,6 +296,20 @@ export interface SupplyRefreshTable {
   started_at: number;
   finished_at: number;
   availability_check_failed: number;
+}
+
+/** Refused API v1 requests of identifiable resellers, kept 7 days, 500 a reseller (migration 017). */
+export interface ApiErrorsTable {
+  id: Generated<number>;
+  reseller_id: string;
+  at: number;
+  method: string;
+  path: string;
+  http_status: number;
+  error: string;
+  message: string;
+  ip: string;
+  request_id: string;
 }
 
 /** Orders per reseller, UTC hour of created_at and status; kept by triggers (migrations 006, 008, 012). */

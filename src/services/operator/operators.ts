@@ -87,22 +87,14 @@ export class OperatorAccounts {
   }
 
   /**
-   * The way back in for an operator who lost its password (or never saw the first one): a
-   * new generated password (returned once), every session of that operator ended, audited
-   * without the secret. Whoever can run the CLI already holds the store and the master key.
+   * The way back in for an operator who lost its password (or never saw the first one), by
+   * email: the CLI's twin of resetPassword. Whoever can run the CLI already holds the store
+   * and the master key.
    */
-  async resetPassword(email: string, byOperatorId: string): Promise<{ id: string; email: string; password: string }> {
+  async resetPasswordByEmail(email: string, actor: Actor): Promise<{ id: string; email: string; password: string }> {
     const normalized = email.trim().toLowerCase();
     const op = await this.core.repos.accounts.operatorByEmail(normalized);
     if (!op) throw new AppError('NOT_FOUND', `no operator has the email ${normalized}`);
-    const password = newPassword();
-    const passwordHash = await this.core.hasher.hash(password);
-    const now = this.core.clock.now();
-    await this.core.db.transaction().execute(async (trx) => {
-      await trx.updateTable('operators').set({ password_hash: passwordHash }).where('id', '=', op.id).execute();
-      await trx.deleteFrom('sessions').where('subject_kind', '=', 'operator').where('subject_id', '=', op.id).execute();
-      await AuditRepo.record(trx, { operatorId: byOperatorId, action: 'operator.reset_password', targetKind: 'operator', targetId: op.id, before: null, after: { email: normalized, sessions_ended: true } }, now);
-    });
-    return { id: op.id, email: normalized, password };
+    return this.resetPassword(op.id, actor);
   }
 }

@@ -1,21 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountServices } from '../../../services/account/index.js';
 import type { Sessions } from '../../../services/sessions.js';
+import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
+import type { CallbackTest } from '../../../services/account/callback-test.js';
+import type { ApiErrorLog } from '../../../services/api-error-log.js';
 import { accountRoutes } from './account.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { invitationRoutes } from './invitation.js';
+import { homeRoutes } from './home.js';
+import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
   registry: RouteRegistry;
+  /** Cookie and origin settings of browser sessions. */
+  browser: BrowserSessionOptions;
+  now: () => number;
   services: AccountServices;
   /** The API v1 shapes (orders, ledger entries, callback logs) and money in major units. */
   present: Presenters;
+  /** POST /callback-url/test: a signed sample callback sent now. */
+  callbackTest: CallbackTest;
+  /** GET /api-errors: the account's refused API v1 requests. */
+  apiErrorLog: ApiErrorLog;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';
@@ -23,12 +35,14 @@ export const DASHBOARD_PREFIX = '/dashboard/v1';
 /** The reseller self-service API (/dashboard/v1), separate from the HMAC-signed API v1. */
 export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
-    const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry });
+    const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
     accountRoutes(kit, deps);
     invitationRoutes(kit, deps);
     apiKeyRoutes(kit, deps);
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
+    homeRoutes(kit, deps);
+    integrationRoutes(kit, deps);
   };
 }

@@ -12,16 +12,17 @@ export function invitationRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardAp
     summary: "Accept the operator's invitation: set the password, and be signed in",
     description:
       'token is the one from the invitation link (/dashboard/accept-invitation?token=…). It works once, for 7 days, until the operator revokes it or sends a newer one; ' +
-      'an unknown, used, expired or revoked token all answer INVALID_INVITATION. Any other session of the account ends. Attempts are throttled per address like sign-in.',
+      'an unknown, used, expired or revoked token all answer INVALID_INVITATION. Any other session of the account ends. Attempts are throttled per address like sign-in. Like sign-in, it also sets the browser session cookie.',
     body: Type.Object({
       token: Type.String({ minLength: 1, maxLength: 200 }),
       password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
     }, { additionalProperties: false }),
     response: Type.Object({ ...SessionData.properties, reseller_id: Type.String() }),
     errors: ['INVALID_INVITATION', 'TOO_MANY_ATTEMPTS'],
-    handler: async ({ body, ip }) => {
+    handler: async ({ body, ip, reply }) => {
       const r = await deps.services.invitation.accept(body.token, body.password, ip);
-      return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), reseller_id: r.resellerId } };
+      const csrf = kit.browser.open(reply, r.session);
+      return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), csrf_token: csrf, reseller_id: r.resellerId } };
     },
   });
 }
