@@ -14,6 +14,9 @@ import { sandboxChecker } from './adapters/checkers/sandbox.js';
 import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
 import type { Supplier } from './adapters/suppliers/types.js';
 import { UpstreamV1Supplier, type UpstreamV1Credentials } from './adapters/suppliers/upstream-v1.js';
+import { DigiflazzSupplier } from './adapters/suppliers/digiflazz/supplier.js';
+import type { DigiflazzCredentials } from './adapters/suppliers/digiflazz/protocol.js';
+import { ReceiveDigiflazzWebhook } from './services/receive-digiflazz-webhook.js';
 import { postCallback } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
@@ -143,12 +146,23 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
+  const supplyRepo = new SupplyRepo(db);
+  const upstreamAdapters: Record<string, (supplierId: string) => Supplier> = {
+    'upstream-v1': (id) => new UpstreamV1Supplier(async () => JSON.parse(secrets.open(await supplierCredentials(db, id))) as UpstreamV1Credentials),
+    digiflazz: (id) => new DigiflazzSupplier(
+      async () => JSON.parse(secrets.open(await supplierCredentials(db, id))) as DigiflazzCredentials,
+      clock,
+      { minorPerRupiah: 10 ** config.currencyDecimals },
+      { read: (balance) => supplyRepo.recordBalance(id, balance, clock.now()), short: () => supplyRepo.flagBalance(id, clock.now()) },
+    ),
+  };
   const suppliers: SupplierResolver = (route) => {
     if (route.adapter === 'sandbox') return sandbox;
-    if (route.adapter !== 'upstream-v1') throw new Error(`no supplier adapter named "${route.adapter}"`);
+    const make = upstreamAdapters[route.adapter];
+    if (!make) throw new Error(`no supplier adapter named "${route.adapter}"`);
     let upstream = upstreams.get(route.supplierId);
     if (!upstream) {
-      upstream = new UpstreamV1Supplier(async () => JSON.parse(secrets.open(await supplierCredentials(db, route.supplierId))) as UpstreamV1Credentials);
+      upstream = make(route.supplierId);
       upstreams.set(route.supplierId, upstream);
     }
     return upstream;
@@ -211,7 +225,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(docsRoutes({ registry: routes }));
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
-  await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });
+  const digiflazzWebhook = new ReceiveDigiflazzWebhook({ db, fulfilment: fulfilmentRepo, secrets, clock, logger, wake: () => runner.wake() });
+  await app.register(supplierHooks({ upstreamCallback, digiflazzWebhook }), { prefix: '/hooks' });
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));

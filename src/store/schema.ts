@@ -85,6 +85,11 @@ export interface SuppliersTable {
   status: 'active' | 'maintenance';
   credentials_enc: string | null;
   created_at: number;
+  /** Migration 018: the deposit as last read, the low-deposit threshold, when it was flagged. */
+  balance: Generated<number | null>;
+  balance_checked_at: Generated<number | null>;
+  balance_threshold: Generated<number | null>;
+  balance_flagged_at: Generated<number | null>;
 }
 
 export interface ProductRoutesTable {
@@ -98,6 +103,8 @@ export interface ProductRoutesTable {
   created_at: number;
   available: Generated<number | null>;
   checked_at: Generated<number | null>;
+  /** Migration 018: the adapter's route options as JSON (domain/route-options.ts). */
+  options: Generated<string | null>;
 }
 
 export interface OrdersTable {
