@@ -224,7 +224,7 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
       if (path === '/price-list') {
         if (body.cmd !== 'prepaid' || !signed(body, 'pricelist')) return error(res, '41', 'Signature Anda salah');
         const now = fake.now();
-        if (now - lastPriceList < fake.priceListMinIntervalMs) return error(res, '83', 'Anda sudah mencapai limitasi pengecekan pricelist');
+        if (fake.priceListMinIntervalMs > 0 && now - lastPriceList < fake.priceListMinIntervalMs) return error(res, '83', 'Anda sudah mencapai limitasi pengecekan pricelist');
         lastPriceList = now;
         const list = [...fake.products.values()].filter((p) => body.code === undefined || p.buyer_sku_code === body.code);
         return answer(res, 200, list.map(publicProduct));
