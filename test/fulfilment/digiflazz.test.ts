@@ -190,6 +190,27 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     expect((await supplierRow()).balance_flagged_at).toBeNull();
   });
 
+  it('asked about an order it never got, a certain refusal (rc 68) moves it to the next route', async () => {
+    const target = randomTarget();
+    fake.behaviours.set(target, { kind: 'pending' });
+    const ref = uniqueRef('dz');
+    const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target });
+    const orderId: string = placed.body.data.order_id;
+    await until('the supplier to take the order', () => fake.transactions.get(orderId));
+    // As if the submission had never arrived: asking places it, and it is out of stock.
+    fake.transactions.delete(orderId);
+    const product = fake.products.get('FF100')!;
+    Object.assign(product, { unlimited_stock: false, stock: 0 });
+    try {
+      expect((await fake.pushWebhook(hookUrl, JSON.stringify({ data: { ref_id: orderId, status: 'Pending', rc: '03' } }))).status).toBe(200);
+      const o = await waitForTerminal(t.client, ref);
+      expect(o.status).toBe('success');
+      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', orderId).execute()).toHaveLength(1);
+    } finally {
+      Object.assign(product, { unlimited_stock: true });
+    }
+  });
+
   it('product status follows the price list through the supply refresh (seller status off: inactive)', async () => {
     await t.platform.refreshSupply.run();
     const status = async (category: string, code: string) => (await t.client.get(`/products?category_slug=${category}`)).body.data.products.find((p: any) => p.code === code).status;
