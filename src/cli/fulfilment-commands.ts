@@ -88,6 +88,20 @@ async function supplierAddDigiflazz(args: string[]) {
   });
 }
 
+async function supplierSync(args: string[]) {
+  const { positional: [name], json } = parseArgs(args, [], 'topup supplier-sync NAME [--json]');
+  if (!name) throw new UsageError('usage: topup supplier-sync NAME [--json]');
+  await withPlatform(async (p) => {
+    const r = await p.operator.priceSync.run(name, CLI_ACTOR);
+    const lines = [
+      `${r.skus} SKUs; ${r.added.length} new, ${r.removed.length} gone, ${r.changed.length} changes`,
+      ...r.changed.map((c) => `  ${c.sku}: ${c.field} ${String(c.before)} → ${String(c.after)}`),
+      ...r.belowCost.map((b) => `  route ${b.routeId} (${b.productCode} → ${b.sku}) taken out of service: cost ${b.cost} ≥ lowest price ${b.lowestPrice}`),
+    ];
+    output(json, r, lines.join('\n'));
+  });
+}
+
 const SUPPLIER_SET_USAGE = 'topup supplier-set NAME [--enabled true|false] [--status active|maintenance] [--json]';
 
 async function supplierSet(args: string[]) {
@@ -150,6 +164,8 @@ export const fulfilmentCommands: CommandSet = {
   supplier-add-digiflazz NAME [--base-url URL] [--balance-threshold AMOUNT]
                              add a Digiflazz account; env DIGIFLAZZ_USERNAME, DIGIFLAZZ_API_KEY
                              and DIGIFLAZZ_WEBHOOK_SECRET, sealed at rest (docs/suppliers/digiflazz.md)
+  supplier-sync NAME         read a supplier's price list now (digiflazz): store costs, statuses,
+                             cut-off windows, show changes; routes now at or above cost go out of service
   route-add PRODUCT SUPPLIER SKU PRIORITY [COST] [--customer-no FORMAT] [--testing true|false]
                              route a product to a supplier (lower priority is tried first);
                              FORMAT joins {target} and {zone} into the supplier's customer number
@@ -162,6 +178,7 @@ export const fulfilmentCommands: CommandSet = {
     attention,
     'supplier-add-upstream': supplierAddUpstream,
     'supplier-add-digiflazz': supplierAddDigiflazz,
+    'supplier-sync': supplierSync,
     'route-add': routeAdd,
     'supplier-set': supplierSet,
     'resend-callback': resendCallbackCommand,

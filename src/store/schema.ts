@@ -65,6 +65,21 @@ export interface CatalogsTable {
   created_at: number;
 }
 
+/** Migration 018: a supplier's price list as of its last sync. */
+export interface SupplierSkusTable {
+  supplier_id: string;
+  sku: string;
+  name: string;
+  category: string;
+  brand: string;
+  cost: number;
+  /** Both product statuses true and in stock when synced (the cut-off window aside). */
+  buyable: number;
+  /** "HH:MM-HH:MM" in the supplier's time zone, null: none. */
+  cut_off: string | null;
+  synced_at: number;
+}
+
 export interface CatalogPricesTable {
   catalog_id: string;
   product_code: string;
@@ -251,6 +266,7 @@ export interface DB {
   products: ProductsTable;
   catalogs: CatalogsTable;
   catalog_prices: CatalogPricesTable;
+  supplier_skus: SupplierSkusTable;
   reseller_catalogs: ResellerCatalogsTable;
   suppliers: SuppliersTable;
   product_routes: ProductRoutesTable;

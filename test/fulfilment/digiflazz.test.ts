@@ -219,4 +219,52 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     const routes = await db().selectFrom('product_routes').select(['supplier_sku', 'available']).where('supplier_id', '=', supplierId).orderBy('supplier_sku').execute();
     expect(routes.map((r) => [r.supplier_sku, Number(r.available)])).toEqual([['FF100', 1], ['ML86', 1], ['RO60', 0]]);
   });
+
+  it('price-list sync stores costs and statuses, shows changes since the last sync, and takes a route at or above cost out of service', async () => {
+    const first = await op.post(`/suppliers/${supplierId}/sync`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.data).toMatchObject({ supplier_id: supplierId, skus: 3, removed: [], changed: [], below_cost: [] });
+    expect([...first.body.data.added].sort()).toEqual(['FF100', 'ML86', 'RO60']);
+    const stored = await db().selectFrom('supplier_skus').select(['sku', 'cost', 'buyable']).where('supplier_id', '=', supplierId).orderBy('sku').execute();
+    expect(stored.map((r) => [r.sku, Number(r.cost), Number(r.buyable)])).toEqual([['FF100', 13_000, 1], ['ML86', 18_000, 1], ['RO60', 12_000, 0]]);
+
+    const ff = fake.products.get('FF100')!;
+    const ml = fake.products.get('ML86')!;
+    const ro = fake.products.get('RO60')!;
+    ff.price = 13_200;
+    ml.price = 1_000_000;
+    fake.products.delete('RO60');
+    fake.products.set('NEW1', { buyer_sku_code: 'NEW1', price: 5_000, unlimited_stock: true, start_cut_off: '23:00', end_cut_off: '00:30' });
+    try {
+      const second = await op.post(`/suppliers/${supplierId}/sync`);
+      expect(second.status, second.text).toBe(200);
+      expect(second.body.data).toMatchObject({ added: ['NEW1'], removed: ['RO60'] });
+      expect(second.body.data.changed).toEqual(expect.arrayContaining([
+        { sku: 'FF100', field: 'cost', before: 13_000, after: 13_200 },
+        { sku: 'ML86', field: 'cost', before: 18_000, after: 1_000_000 },
+      ]));
+      const mlRoute = await db().selectFrom('product_routes').select(['id', 'enabled']).where('supplier_id', '=', supplierId).where('supplier_sku', '=', 'ML86').executeTakeFirstOrThrow();
+      expect(second.body.data.below_cost).toEqual([{ route_id: mlRoute.id, product_code: 'ML-86', sku: 'ML86', cost: 1_000_000, lowest_price: expect.any(Number) }]);
+      expect(Number(mlRoute.enabled)).toBe(0);
+      const audited = await db().selectFrom('audit_log').select('action').where('action', 'in', ['route.below_cost', 'supplier.sync']).execute();
+      expect(audited.map((a) => a.action).sort()).toEqual(['route.below_cost', 'supplier.sync', 'supplier.sync']);
+      // The only route of ML-86 is out of service: the supplier gate refuses, nothing is charged.
+      const refused = await t.client.post('/order', { ref_id: uniqueRef('dz'), product_code: 'ML-86', target: randomTarget(), zone: '1' });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toBe('ORDER_FAILED_SUPPLIER_GATE');
+
+      fake.priceListMinIntervalMs = 3600_000;
+      const limited = await op.post(`/suppliers/${supplierId}/sync`);
+      expect(limited.status).toBe(502);
+      expect(limited.body).toMatchObject({ success: false, error: 'SUPPLIER_UNAVAILABLE' });
+      const sandbox = await db().selectFrom('suppliers').select('id').where('adapter', '=', 'sandbox').executeTakeFirstOrThrow();
+      expect((await op.post(`/suppliers/${sandbox.id}/sync`)).body.error).toBe('VALIDATION_ERROR');
+    } finally {
+      fake.priceListMinIntervalMs = 0;
+      ff.price = 13_000;
+      ml.price = 18_000;
+      fake.products.set('RO60', ro);
+      fake.products.delete('NEW1');
+    }
+  });
 });

@@ -37,6 +37,19 @@ export type StatusResult =
   | ({ state: 'failed'; notTaken?: boolean } & UpstreamFailure)
   | { state: 'ambiguous'; message: string };
 
+/** One SKU of a supplier's price list, as the price-list sync stores it. */
+export interface PriceListItem {
+  sku: string;
+  name: string;
+  category: string;
+  brand: string;
+  /** Minor units of the platform currency. */
+  cost: number;
+  buyable: boolean;
+  /** "HH:MM-HH:MM" in the supplier's time zone, null: none. */
+  cutOff: string | null;
+}
+
 export interface Supplier {
   submit(req: SubmitRequest): Promise<SubmitResult>;
   /** `order` is the submission as it was sent (a supplier that asks by re-sending needs it). */
@@ -47,4 +60,6 @@ export interface Supplier {
    */
   available(skus: readonly string[]): Promise<Map<string, boolean>>;
   health(): Promise<'up' | 'down' | 'maintenance'>;
+  /** The whole price list, read afresh (suppliers with a price list only). Throws when it cannot be read. */
+  priceList?(): Promise<PriceListItem[]>;
 }

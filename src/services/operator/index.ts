@@ -6,6 +6,7 @@ import { AdjustWallet } from './adjust-wallet.js';
 import { AuditLog } from './audit-log.js';
 import { ManageResellers } from './manage-resellers.js';
 import { OperatorOrders } from './operator-orders.js';
+import { SyncSupplierPrices } from '../sync-supplier-prices.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -17,6 +18,7 @@ export function createOperatorServices(core: ServiceCore) {
     wallet: new AdjustWallet(core),
     orders: new OperatorOrders(core),
     audit: new AuditLog(core),
+    priceSync: new SyncSupplierPrices(core),
     currency: core.currency,
   };
 }

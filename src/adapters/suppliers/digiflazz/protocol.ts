@@ -28,6 +28,9 @@ export interface DigiflazzTransaction {
 
 export interface DigiflazzProduct {
   buyer_sku_code: string;
+  product_name?: string;
+  category?: string;
+  brand?: string;
   price: number;
   buyer_product_status: boolean;
   seller_product_status: boolean;

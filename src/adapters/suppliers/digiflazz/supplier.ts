@@ -1,6 +1,6 @@
 import { customerNumber } from '../../../domain/route-options.js';
 import type { Clock } from '../../../services/ports.js';
-import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from '../types.js';
+import type { PriceListItem, StatusResult, SubmitRequest, SubmitResult, Supplier } from '../types.js';
 import { interpret, type Outcome } from './interpret.js';
 import { buyable, readPriceList } from './price-list.js';
 import { digiflazzSign, post, type Answer, type DigiflazzCredentials, type DigiflazzProduct } from './protocol.js';
@@ -118,7 +118,7 @@ export class DigiflazzSupplier implements Supplier {
 
   /** From the cached price list: both product statuses, stock, and the daily cut-off window. */
   async available(skus: readonly string[]): Promise<Map<string, boolean>> {
-    const list = await this.priceList();
+    const list = await this.cachedPriceList();
     const now = this.clock.now();
     return new Map(skus.map((sku) => {
       const p = list.get(sku);
@@ -127,14 +127,24 @@ export class DigiflazzSupplier implements Supplier {
   }
 
   /** The price list, read at most once per TTL and by one request at a time. */
-  async priceList(): Promise<Map<string, DigiflazzProduct>> {
+  private async cachedPriceList(): Promise<Map<string, DigiflazzProduct>> {
     const now = this.clock.now();
     if (this.prices && now - this.prices.at < (this.settings.priceListTtlMs ?? 5 * 60_000)) return this.prices.list;
-    this.fetching ??= this.fetchPriceList().finally(() => (this.fetching = null));
+    this.fetching ??= this.fetchPriceList(true).finally(() => (this.fetching = null));
     return this.fetching;
   }
 
-  private async fetchPriceList(): Promise<Map<string, DigiflazzProduct>> {
+  /** For the price-list sync: read afresh (the supplier's rate limit, rc 83, is an error here). */
+  async priceList(): Promise<PriceListItem[]> {
+    const list = await this.fetchPriceList(false);
+    return [...list.values()].map((p) => ({
+      sku: p.buyer_sku_code, name: String(p.product_name ?? p.buyer_sku_code), category: String(p.category ?? ''), brand: String(p.brand ?? ''), cost: Math.round(p.price * this.settings.minorPerRupiah),
+      buyable: p.buyer_product_status === true && p.seller_product_status === true && (p.unlimited_stock === true || Number(p.stock) > 0),
+      cutOff: p.start_cut_off && p.end_cut_off && p.start_cut_off !== p.end_cut_off ? `${p.start_cut_off}-${p.end_cut_off}` : null,
+    }));
+  }
+
+  private async fetchPriceList(orCached: boolean): Promise<Map<string, DigiflazzProduct>> {
     const c = await this.credentials();
     const answer = await this.call('/price-list', { cmd: 'prepaid', sign: digiflazzSign(c, 'pricelist') });
     const list = answer.kind === 'answer' ? readPriceList(answer.data) : null;
@@ -144,7 +154,7 @@ export class DigiflazzSupplier implements Supplier {
       return list;
     }
     // Asked too often (rc 83) or unreachable: a recent list still answers.
-    if (this.prices && now - this.prices.at < (this.settings.priceListMaxAgeMs ?? 60 * 60_000)) return this.prices.list;
+    if (orCached && this.prices && now - this.prices.at < (this.settings.priceListMaxAgeMs ?? 60 * 60_000)) return this.prices.list;
     const why = answer.kind === 'answer' ? `rc ${answer.data?.rc ?? '?'} ${answer.data?.message ?? ''}`.trim() : answer.message;
     throw new Error(`Digiflazz price list could not be read: ${why}`);
   }

@@ -122,6 +122,30 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     },
   });
 
+  const Scalar = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+  kit.route({
+    method: 'POST', url: '/suppliers/:id/sync', tag: 'Supply', summary: "Sync a supplier's price list (digiflazz): store each SKU's cost, status and cut-off; show what changed",
+    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route whose SKU now costs at or above the lowest tier price of its product is taken out of service (route.below_cost in the audit log); the supplier gate and product status follow. Costs in major units.",
+    params: IdParams,
+    response: Type.Object({
+      supplier_id: Type.String(), synced_at: IsoTime(), skus: Type.Integer(), added: Type.Array(Type.String()), removed: Type.Array(Type.String()),
+      changed: Type.Array(Type.Object({ sku: Type.String(), field: Type.Union([Type.Literal('cost'), Type.Literal('buyable'), Type.Literal('cut_off'), Type.Literal('name')]), before: Scalar, after: Scalar })),
+      below_cost: Type.Array(Type.Object({ route_id: Type.String(), product_code: Type.String(), sku: Type.String(), cost: Money(), lowest_price: Money() })),
+    }),
+    errors: ['NOT_FOUND', 'SUPPLIER_UNAVAILABLE'],
+    handler: async ({ params, who }) => {
+      const d = services.currency.decimals;
+      const r = await services.priceSync.run(params.id, who.operatorId);
+      return {
+        data: {
+          supplier_id: r.supplierId, synced_at: iso(r.syncedAt)!, skus: r.skus, added: r.added, removed: r.removed,
+          changed: r.changed.map((c) => (c.field === 'cost' ? { ...c, before: toMajor(Number(c.before), d), after: toMajor(Number(c.after), d) } : c)),
+          below_cost: r.belowCost.map((b) => ({ route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, d), lowest_price: toMajor(b.lowestPrice, d) })),
+        },
+      };
+    },
+  });
+
   kit.route({
     method: 'GET', url: '/routes', tag: 'Supply', summary: "Routes (a product's suppliers, best first)",
     query: Type.Object({ product_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, strict),
