@@ -3,6 +3,7 @@ import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../suppo
 import { operatorClient, type JsonClient } from '../support/json-client.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { startReceiver } from '../support/receiver.js';
+import { ManageSupply } from '../../src/services/manage-supply.js';
 import { recordSecret } from '../support/log-audit.js';
 import { storeKinds } from '../support/stores.js';
 import { hubSignature, startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
@@ -86,6 +87,31 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     expect(r.status, r.text).toBe(200);
     return { ref, orderId: r.body.data.order_id as string };
   };
+
+  it('bad set-up input is refused with a stable code and changes nothing', async () => {
+    const before = (await op.get('/suppliers')).body.data.suppliers.length;
+    for (const body of [
+      { name: 'DZ 2', adapter: 'digiflazz' },
+      { name: 'DZ 2', adapter: 'digiflazz', credentials: { api_key: 'k' } },
+      { name: 'DZ 2', adapter: 'digiflazz', credentials: { username: 'u', api_key: 'k', api_secret: 's' } },
+      { name: 'DZ 2', adapter: 'digiflazz', credentials: { username: 'u', api_key: 'k', base_url: 'ftp://x' } },
+      { name: 'DZ 2', adapter: 'digiflazz', credentials: { username: 'u', api_key: 'k', webhook_secret: 'short' } },
+      { name: 'DZ 2', adapter: 'sandbox', balance_threshold: 5 },
+    ]) {
+      const r = await op.post('/suppliers', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR' });
+    }
+    for (const options of [{ customer_no: '{zone}{zone}xx' }, { customer_no: '{target}{server}' }, { customer_no: 'no-target-here' }, { testing: 'yes' }]) {
+      const r = await op.post('/routes', { product_code: 'FF-310', supplier: 'Digiflazz', sku: 'FF310', priority: 1, cost: 1, options });
+      expect(r.status, JSON.stringify(options)).toBe(400);
+      expect(r.body.error).toBe('VALIDATION_ERROR');
+    }
+    expect((await op.get('/suppliers')).body.data.suppliers).toHaveLength(before);
+    expect(await db().selectFrom('product_routes').select('id').where('supplier_sku', '=', 'FF310').execute()).toEqual([]);
+    const usd = new ManageSupply({ db: db(), secrets: t.platform.secrets, clock: t.platform.clock, ids: t.platform.ids, currency: { code: 'USD', decimals: 2 } });
+    await expect(usd.addDigiflazz({ name: 'DZ USD', username: 'u', apiKey: 'k' }, 'cli')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
 
   it('order → pending → signed webhook → success with the serial → callback to the reseller', async () => {
     const target = randomTarget();
