@@ -230,6 +230,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
+  let syncTimer: NodeJS.Timeout | null = null;
+  const syncSafely = () => operator.priceSync.runAll('system').then(
+    (results) => results.filter((r) => r.error).forEach((r) => logger.warn({ supplierId: r.supplierId, err: r.error }, 'scheduled price-list sync failed')),
+    (err) => logger.error({ err }, 'scheduled price-list sync failed'),
+  );
   let foldTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
@@ -241,6 +246,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       void refreshSafely();
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
+      if (config.fulfilment.priceSyncMs > 0) {
+        syncTimer = setInterval(syncSafely, config.fulfilment.priceSyncMs);
+        syncTimer.unref();
+      }
       if (database.dialect === 'postgres') {
         void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
@@ -250,6 +259,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     seedDemo: () => seedDemo({ db, resellers: repos.resellers, ledger: repos.ledger, secrets, clock, ids }),
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
+      if (syncTimer) clearInterval(syncTimer);
       if (foldTimer) clearInterval(foldTimer);
       await runner.stop();
       await app.close();

@@ -38,6 +38,20 @@ const CHUNK = 200;
 export class SyncSupplierPrices {
   constructor(private readonly deps: { db: Kysely<DB>; suppliers: SupplierResolver; clock: Clock }) {}
 
+  /** The scheduled sync: every enabled supplier that has a price list; one that cannot be read is reported, the others go on. */
+  async runAll(actor: Actor): Promise<{ supplierId: string; report?: SyncReport; error?: string }[]> {
+    const out: { supplierId: string; report?: SyncReport; error?: string }[] = [];
+    for (const s of await new SupplyRepo(this.deps.db).enabledSuppliers()) {
+      if (!this.deps.suppliers({ supplierId: s.id, adapter: s.adapter }).priceList) continue;
+      try {
+        out.push({ supplierId: s.id, report: await this.run(s.id, actor) });
+      } catch (e) {
+        out.push({ supplierId: s.id, error: (e as Error).message });
+      }
+    }
+    return out;
+  }
+
   async run(idOrName: string, actor: Actor): Promise<SyncReport> {
     const { db, clock } = this.deps;
     const [supplier] = await new SupplyRepo(db).listSuppliers(idOrName);

@@ -293,4 +293,15 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
       fake.products.delete('NEW1');
     }
   });
+
+  it('the scheduled sync covers every enabled supplier with a price list and reports one it cannot read', async () => {
+    const results = await t.platform.operator.priceSync.runAll('system');
+    expect(results).toEqual([{ supplierId, report: expect.objectContaining({ skus: 3 }) }]);
+    fake.priceListMinIntervalMs = 3600_000;
+    try {
+      expect(await t.platform.operator.priceSync.runAll('system')).toEqual([{ supplierId, error: expect.stringContaining('rc 83') }]);
+    } finally {
+      fake.priceListMinIntervalMs = 0;
+    }
+  });
 });
