@@ -110,6 +110,14 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.releaseHeld();
   });
 
+  it('a voucher success without its code (sn) is asked about again, never delivered codeless', async () => {
+    const o = order({ kind: 'voucher' });
+    fake.behaviours.set(o.target, { kind: 'success', sn: '' });
+    expect(await dz.submit(o)).toMatchObject({ outcome: 'ambiguous' });
+    await fake.settle(o.reference, { status: 'Sukses', sn: 'VCHR-1234-5678' });
+    expect(await dz.status(o.reference, o)).toEqual({ state: 'success', voucherCode: 'VCHR-1234-5678' });
+  });
+
   it('a wrong key is refused by the supplier (rc 41): certainly not taken', async () => {
     const r = await make({ apiKey: 'wrong' }).submit(order());
     expect(r).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE' });

@@ -73,7 +73,9 @@ export class DigiflazzSupplier implements Supplier {
       buyer_sku_code: req.sku, customer_no: customerNumber(req.options, req.target, req.zone), ref_id: req.reference,
       sign: digiflazzSign(c, req.reference), max_price: maxPrice, ...(req.options.testing ? { testing: true } : {}),
     });
-    const outcome = interpret(answer, maxPrice);
+    let outcome = interpret(answer, maxPrice);
+    // A voucher's code is the serial: a success without one is asked about again, never delivered codeless.
+    if (outcome.kind === 'success' && req.kind === 'voucher' && !outcome.sn) outcome = { kind: 'unknown', message: 'success without a voucher code (sn)' };
     this.recent.push(answer.kind === 'answer' && answer.data !== null && outcome.kind !== 'unknown');
     if (this.recent.length > ERROR_WINDOW) this.recent.shift();
     if (outcome.kind === 'next-route' && outcome.deposit) await this.deposit?.short();
