@@ -30,7 +30,7 @@ export interface Config {
   /** Run the job worker and the supply refresh inside the server process. */
   inProcessWorker: boolean;
   worker: { concurrency: number; pollMs: number; leaseMs: number; heartbeatMs: number; perGroup: number; slowMs: number };
-  fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number };
+  fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number; priceSyncMs: number };
   checkerTimeoutMs: number;
   /** V8's old-space growth after a full GC for long-running processes, in percent (0: V8's own). */
   heapGrowingPercent: number;
@@ -177,6 +177,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollBaseMs: int('FULFIL_POLL_MS', 500, 10, 600_000),
       ambiguousBoundMs: int('FULFIL_ATTENTION_AFTER_MS', 15 * 60_000, 1000, 7 * 86_400_000),
       supplyRefreshMs: int('SUPPLY_REFRESH_MS', 30_000, 100, 3_600_000),
+      // 0: no scheduled price-list sync (topup supplier-sync still works).
+      priceSyncMs: int('SUPPLIER_SYNC_MS', 3_600_000, 0, 86_400_000),
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),

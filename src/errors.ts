@@ -45,6 +45,7 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_IN_PROGRESS: 409, // the first request with this Idempotency-Key has not finished answering
   INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
   CSRF_REJECTED: 403, // a browser-session request that changes state without the CSRF token, or from another site
+  SUPPLIER_UNAVAILABLE: 502, // an operator's request to a supplier (price-list sync) got no usable answer
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -15,6 +15,9 @@ import { sandboxChecker } from './adapters/checkers/sandbox.js';
 import { SandboxSupplier } from './adapters/suppliers/sandbox.js';
 import type { Supplier } from './adapters/suppliers/types.js';
 import { UpstreamV1Supplier, type UpstreamV1Credentials } from './adapters/suppliers/upstream-v1.js';
+import { DigiflazzSupplier } from './adapters/suppliers/digiflazz/supplier.js';
+import type { DigiflazzCredentials } from './adapters/suppliers/digiflazz/protocol.js';
+import { ReceiveDigiflazzWebhook } from './services/receive-digiflazz-webhook.js';
 import { postCallback, systemResolve } from './adapters/callback-http.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
@@ -156,12 +159,23 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
+  const supplyRepo = new SupplyRepo(db);
+  const upstreamAdapters: Record<string, (supplierId: string) => Supplier> = {
+    'upstream-v1': (id) => new UpstreamV1Supplier(async () => JSON.parse(secrets.open(await supplierCredentials(db, id))) as UpstreamV1Credentials),
+    digiflazz: (id) => new DigiflazzSupplier(
+      async () => JSON.parse(secrets.open(await supplierCredentials(db, id))) as DigiflazzCredentials,
+      clock,
+      { minorPerRupiah: 10 ** config.currencyDecimals },
+      { read: (balance) => supplyRepo.recordBalance(id, balance, clock.now()), short: () => supplyRepo.flagBalance(id, clock.now()) },
+    ),
+  };
   const suppliers: SupplierResolver = (route) => {
     if (route.adapter === 'sandbox') return sandbox;
-    if (route.adapter !== 'upstream-v1') throw new Error(`no supplier adapter named "${route.adapter}"`);
+    const make = upstreamAdapters[route.adapter];
+    if (!make) throw new Error(`no supplier adapter named "${route.adapter}"`);
     let upstream = upstreams.get(route.supplierId);
     if (!upstream) {
-      upstream = new UpstreamV1Supplier(async () => JSON.parse(secrets.open(await supplierCredentials(db, route.supplierId))) as UpstreamV1Credentials);
+      upstream = make(route.supplierId);
       upstreams.set(route.supplierId, upstream);
     }
     return upstream;
@@ -199,7 +213,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
     // Invitation links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
-    wake: () => runner.wake(),
+    wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);
   const account = createAccountServices(core);
@@ -248,10 +262,16 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(docsRoutes({ registry: routes }));
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
-  await app.register(supplierHooks({ upstreamCallback }), { prefix: '/hooks' });
+  const digiflazzWebhook = new ReceiveDigiflazzWebhook({ db, fulfilment: fulfilmentRepo, secrets, clock, logger, wake: () => runner.wake() });
+  await app.register(supplierHooks({ upstreamCallback, digiflazzWebhook }), { prefix: '/hooks' });
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
+  let syncTimer: NodeJS.Timeout | null = null;
+  const syncSafely = () => operator.priceSync.runAll('system').then(
+    (results) => results.filter((r) => r.error).forEach((r) => logger.warn({ supplierId: r.supplierId, err: r.error }, 'scheduled price-list sync failed')),
+    (err) => logger.error({ err }, 'scheduled price-list sync failed'),
+  );
   let foldTimer: NodeJS.Timeout | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
@@ -267,6 +287,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       // Recent API errors past 7 days go even when no new refusal triggers a prune.
       pruneTimer = setInterval(() => apiErrorLog.prune().catch((err) => logger.error({ err }, 'pruning recent API errors failed')), API_ERRORS_PRUNE_MS);
       pruneTimer.unref();
+      if (config.fulfilment.priceSyncMs > 0) {
+        syncTimer = setInterval(syncSafely, config.fulfilment.priceSyncMs);
+        syncTimer.unref();
+      }
       if (database.dialect === 'postgres') {
         void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
@@ -276,6 +300,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     seedDemo: () => seedDemo({ db, resellers: repos.resellers, ledger: repos.ledger, secrets, clock, ids }),
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
+      if (syncTimer) clearInterval(syncTimer);
       if (foldTimer) clearInterval(foldTimer);
       if (pruneTimer) clearInterval(pruneTimer);
       await runner.stop();

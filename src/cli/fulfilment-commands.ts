@@ -112,6 +112,37 @@ async function supplierAddUpstream(args: string[]) {
   });
 }
 
+const DIGIFLAZZ_USAGE = 'DIGIFLAZZ_USERNAME=… DIGIFLAZZ_API_KEY=… [DIGIFLAZZ_WEBHOOK_SECRET=…] topup supplier-add-digiflazz NAME [--base-url URL] [--balance-threshold AMOUNT] [--json]';
+
+/** Credentials come from the environment (never the command line: shell history, ps). */
+async function supplierAddDigiflazz(args: string[]) {
+  const { positional: [name], flags, json } = parseArgs(args, ['base-url', 'balance-threshold'], DIGIFLAZZ_USAGE);
+  const username = process.env.DIGIFLAZZ_USERNAME ?? '';
+  const apiKey = process.env.DIGIFLAZZ_API_KEY ?? '';
+  const webhookSecret = process.env.DIGIFLAZZ_WEBHOOK_SECRET || null;
+  if (!name || !username || !apiKey) throw new UsageError(`usage: ${DIGIFLAZZ_USAGE}`);
+  await withPlatform(async (p) => {
+    const { id } = await p.operator.supply.addDigiflazz({ name, username, apiKey, webhookSecret, baseUrl: flags['base-url'], balanceThreshold: flags['balance-threshold'] ?? null }, CLI_ACTOR);
+    const hook = `<this server>/hooks/digiflazz/${id}`;
+    output(json, { supplier_id: id, name, adapter: 'digiflazz', webhook_url_to_set_at_digiflazz: hook, webhook_secret: webhookSecret ? 'sealed' : 'none' },
+      `supplier ${name} added (${id}); in the Digiflazz member area whitelist this server's IP and set the webhook URL ${hook}${webhookSecret ? ' with the same secret' : ' (no webhook secret given: webhooks will be refused; polling still settles orders)'}`);
+  });
+}
+
+async function supplierSync(args: string[]) {
+  const { positional: [name], json } = parseArgs(args, [], 'topup supplier-sync NAME [--json]');
+  if (!name) throw new UsageError('usage: topup supplier-sync NAME [--json]');
+  await withPlatform(async (p) => {
+    const r = await p.operator.priceSync.run(name, CLI_ACTOR);
+    const lines = [
+      `${r.skus} SKUs; ${r.added.length} new, ${r.removed.length} gone, ${r.changed.length} changes`,
+      ...r.changed.map((c) => `  ${c.sku}: ${c.field} ${String(c.before)} → ${String(c.after)}`),
+      ...r.belowCost.map((b) => `  route ${b.routeId} (${b.productCode} → ${b.sku}) taken out of service: cost ${b.cost} ≥ lowest price ${b.lowestPrice}`),
+    ];
+    output(json, r, lines.join('\n'));
+  });
+}
+
 const SUPPLIER_SET_USAGE = 'topup supplier-set NAME [--enabled true|false] [--status active|maintenance] [--json]';
 
 async function supplierSet(args: string[]) {
@@ -133,11 +164,13 @@ async function supplierSet(args: string[]) {
 }
 
 async function routeAdd(args: string[]) {
-  const usage = 'topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST] [--json]';
-  const { positional: [productCode, supplierName, sku, priority, cost], json } = parseArgs(args, [], usage);
+  const usage = 'topup route-add PRODUCT SUPPLIER SKU PRIORITY [COST] [--customer-no FORMAT] [--testing true|false] [--json]';
+  const { positional: [productCode, supplierName, sku, priority, cost], flags, json } = parseArgs(args, ['customer-no', 'testing'], usage);
   if (!productCode || !supplierName || !sku || priority === undefined) throw new UsageError(`usage: ${usage}`);
+  if (flags.testing !== undefined && flags.testing !== 'true' && flags.testing !== 'false') throw new UsageError(`usage: ${usage}`);
+  const options = { ...(flags['customer-no'] === undefined ? {} : { customerNo: flags['customer-no'] }), ...(flags.testing === undefined ? {} : { testing: flags.testing === 'true' }) };
   await withPlatform(async (p) => {
-    const { id } = await p.operator.supply.addRoute({ productCode, supplierName, sku, priority: Number(priority), cost: cost ?? '0' }, CLI_ACTOR);
+    const { id } = await p.operator.supply.addRoute({ productCode, supplierName, sku, priority: Number(priority), cost: cost ?? '0', options }, CLI_ACTOR);
     output(json, { route_id: id, product_code: productCode, supplier: supplierName, sku, priority: Number(priority) }, `route ${id}: ${productCode} → ${supplierName} ${sku} (priority ${priority})`);
   });
 }
@@ -172,8 +205,14 @@ export const fulfilmentCommands: CommandSet = {
   supplier-add-upstream NAME BASE_URL
                              add an upstream-v1 supplier (another installation of this API);
                              env UPSTREAM_API_KEY and UPSTREAM_API_SECRET, sealed at rest
-  route-add PRODUCT SUPPLIER SKU PRIORITY [COST]
-                             route a product to a supplier (lower priority is tried first)
+  supplier-add-digiflazz NAME [--base-url URL] [--balance-threshold AMOUNT]
+                             add a Digiflazz account; env DIGIFLAZZ_USERNAME, DIGIFLAZZ_API_KEY
+                             and DIGIFLAZZ_WEBHOOK_SECRET, sealed at rest (docs/suppliers/digiflazz.md)
+  supplier-sync NAME         read a supplier's price list now (digiflazz): store costs, statuses,
+                             cut-off windows, show changes; routes now at or above cost go out of service
+  route-add PRODUCT SUPPLIER SKU PRIORITY [COST] [--customer-no FORMAT] [--testing true|false]
+                             route a product to a supplier (lower priority is tried first);
+                             FORMAT joins {target} and {zone} into the supplier's customer number
   supplier-set NAME [--enabled true|false] [--status active|maintenance]
                              take a supplier out of or back into service (supplier gate)
   attention                  orders still processing without a definite supplier answer
@@ -183,6 +222,8 @@ export const fulfilmentCommands: CommandSet = {
     'supply-refresh': supplyRefresh,
     attention,
     'supplier-add-upstream': supplierAddUpstream,
+    'supplier-add-digiflazz': supplierAddDigiflazz,
+    'supplier-sync': supplierSync,
     'route-add': routeAdd,
     'supplier-set': supplierSet,
     'resend-callback': resendCallbackCommand,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SupplierResolver } from './fulfil-order.js';
 import type { PasswordHasher } from '../adapters/password-hasher.js';
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { AccountsRepo } from '../store/accounts-repo.js';
@@ -42,6 +43,8 @@ export interface ServiceCore {
     supply: SupplyRepo;
   };
   sessions: Sessions;
+  /** The supplier adapters by route (price-list sync asks a supplier directly). */
+  suppliers: SupplierResolver;
   /** The reseller's read side (orders, wallet) that API v1 serves, shared by the dashboard. */
   queries: ResellerQueries;
   resendCallback: ResendCallback;

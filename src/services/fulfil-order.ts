@@ -1,4 +1,4 @@
-import type { StatusResult, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
+import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
 import type { FulfilmentOrder, FulfilmentRepo, Settled, UsableRoute } from '../store/fulfilment-repo.js';
@@ -49,13 +49,18 @@ export class FulfilOrder {
 
     if (order.supplierId) {
       // The route may have been disabled since we submitted; we still must ask that supplier.
-      const route = routes.find((r) => r.supplierId === order.supplierId) ?? (await repo.supplierRoute(order.supplierId, order.supplierSku ?? ''));
-      const status = await this.safeStatus(route, order.id);
+      const route = routes.find((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku) ?? (await repo.supplierRoute(order.supplierId, order.supplierSku ?? '', order.productCode));
+      const status = await this.safeStatus(route, order);
       switch (status.state) {
         case 'success':
           return this.succeed(order, status.voucherCode, job);
-        case 'failed':
-          return this.fail(order, status.code, status.message, job);
+        case 'failed': {
+          if (!status.notTaken) return this.fail(order, status.code, status.message, job);
+          // Final at that supplier and never taken there (e.g. refused after a crash hid the
+          // submission's answer): the next route may be tried, as after a submit refusal.
+          const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
+          return this.submitFrom(order, routes, same >= 0 ? same + 1 : order.routesTried, job, { code: status.code, message: status.message });
+        }
         case 'pending':
         case 'ambiguous':
           return this.pollLater(order, job, status.state === 'ambiguous' ? status.message : undefined);
@@ -70,9 +75,9 @@ export class FulfilOrder {
     return this.submitFrom(order, routes, order.routesTried, job);
   }
 
-  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: Job): Promise<Next> {
+  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: Job, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
     const { repo, clock } = this.deps;
-    let lastFailure: { code: FailureCode | null; message: string | null } = { code: 'NO_SUPPLIER_AVAILABLE', message: null };
+    let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
     for (let i = start; i < routes.length; i++) {
       const route = routes[i]!;
       await repo.markInFlight(order.id, route, i, clock.now());
@@ -124,18 +129,23 @@ export class FulfilOrder {
 
   private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {
     try {
-      return await this.deps.suppliers(route).submit({ reference: order.id, sku: route.sku, target: order.target, zone: order.zone, kind: order.kind });
+      return await this.deps.suppliers(route).submit(submission(route, order));
     } catch (e) {
       // An exception after the request may have left: treat as ambiguous, never re-route.
       return { outcome: 'ambiguous', message: (e as Error).message };
     }
   }
 
-  private async safeStatus(route: UsableRoute, reference: string): Promise<StatusResult> {
+  private async safeStatus(route: UsableRoute, order: FulfilmentOrder): Promise<StatusResult> {
     try {
-      return await this.deps.suppliers(route).status(reference);
+      return await this.deps.suppliers(route).status(order.id, submission(route, order));
     } catch (e) {
       return { state: 'ambiguous', message: (e as Error).message };
     }
   }
+}
+
+/** What a supplier is sent for an order on a route (again, identically, when asked about it). */
+function submission(route: UsableRoute, order: FulfilmentOrder): SubmitRequest {
+  return { reference: order.id, sku: route.sku, target: order.target, zone: order.zone, kind: order.kind, price: order.price, cost: route.cost, options: route.options };
 }

@@ -11,6 +11,9 @@ import { SupplyRepo } from '../store/supply-repo.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import { minorUnits } from './operator/money-input.js';
 import { toMajor } from '../domain/money.js';
+import { routeOptionsProblem, type RouteOptions } from '../domain/route-options.js';
+import { DIGIFLAZZ_BASE_URL, type DigiflazzCredentials } from '../adapters/suppliers/digiflazz/protocol.js';
+import { optionsJson } from '../store/supply-repo.js';
 
 /** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
 
@@ -20,6 +23,8 @@ export interface RoutePatch {
   /** Major units, exact (as typed). */
   cost?: number | string;
   enabled?: boolean;
+  /** The adapter's settings for this route (replaced whole when given). */
+  options?: RouteOptions;
 }
 
 /**
@@ -76,6 +81,35 @@ export class ManageSupply {
     return this.insertSupplier(actor, { name: input.name, adapter: 'upstream-v1', credentialsEnc: this.deps.secrets.seal(JSON.stringify(creds)) });
   }
 
+  /**
+   * A Digiflazz buyer account. Its prices are rupiah, so the platform's currency must be
+   * IDR. The base address is configurable (the supplier's, unless it says otherwise).
+   */
+  async addDigiflazz(input: { name: string; username: string; apiKey: string; webhookSecret?: string | null; baseUrl?: string; balanceThreshold?: number | string | null }, actor: Actor) {
+    checkSupplierName(input.name);
+    if (this.deps.currency.code !== 'IDR') throw new AppError('VALIDATION_ERROR', `Digiflazz prices are in IDR; this installation's CURRENCY is ${this.deps.currency.code}`);
+    if (!input.username || !input.apiKey) throw new AppError('VALIDATION_ERROR', 'the Digiflazz username and API key are both required');
+    if (input.webhookSecret !== undefined && input.webhookSecret !== null && input.webhookSecret.length < 8) throw new AppError('VALIDATION_ERROR', 'the webhook secret must be at least 8 characters (set the same secret in the Digiflazz member area)');
+    const baseUrl = checkBaseUrl(input.baseUrl ?? DIGIFLAZZ_BASE_URL);
+    const creds: DigiflazzCredentials = { baseUrl, username: input.username, apiKey: input.apiKey, webhookSecret: input.webhookSecret ?? null };
+    const threshold = input.balanceThreshold === undefined || input.balanceThreshold === null ? null : this.minor(input.balanceThreshold)!;
+    const created = await this.insertSupplier(actor, { name: input.name, adapter: 'digiflazz', credentialsEnc: this.deps.secrets.seal(JSON.stringify(creds)) });
+    if (threshold !== null) return this.setBalanceThreshold(created.id, input.balanceThreshold!, actor);
+    return created;
+  }
+
+  /** Below this deposit (major units; null: never) the supplier is flagged for the operator. */
+  async setBalanceThreshold(idOrName: string, threshold: number | string | null, actor: Actor) {
+    const minor = threshold === null ? null : this.minor(threshold)!;
+    return this.change(actor, async (supply, audit) => {
+      const before = await this.supplier(supply, idOrName);
+      await supply.setBalanceThreshold(before.id, minor);
+      const after = (await supply.listSuppliers(before.id))[0]!;
+      await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: { balance_threshold: before.balanceThreshold }, after: { balance_threshold: after.balanceThreshold } });
+      return after;
+    });
+  }
+
   private insertSupplier(actor: string, s: { name: string; adapter: string; credentialsEnc: string | null }) {
     return this.change(actor, async (supply, audit) => {
       if (await supply.supplierByName(s.name)) throw new AppError('CONFLICT', `a supplier named "${s.name}" already exists`);
@@ -105,7 +139,7 @@ export class ManageSupply {
     return this.routes(new SupplyRepo(this.deps.db), productCode === undefined ? {} : { productCode });
   }
 
-  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean }, actor: Actor) {
+  async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean; options?: RouteOptions }, actor: Actor) {
     checkRoute(input);
     const cost = this.minor(input.cost)!;
     return this.change(actor, async (supply, audit) => {
@@ -113,7 +147,7 @@ export class ManageSupply {
       if (!(await supply.productExists(input.productCode))) throw new AppError('PRODUCT_NOT_FOUND', `no product "${input.productCode}"`);
       if (await supply.routeExists(input.productCode, supplier.id, input.sku)) throw new AppError('CONFLICT', `${input.productCode} already has a route to ${supplier.name} with SKU "${input.sku}"`);
       const id = this.deps.ids.uuid();
-      await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost, priority: input.priority, enabled: input.enabled }, this.deps.clock.now());
+      await supply.insertRoute({ id, productCode: input.productCode, supplierId: supplier.id, sku: input.sku, cost, priority: input.priority, enabled: input.enabled, options: input.options }, this.deps.clock.now());
       const [route] = await this.routes(supply, { routeId: id });
       await audit({ action: 'route.create', targetKind: 'route', targetId: id, before: null, after: route });
       return route!;
@@ -134,6 +168,7 @@ export class ManageSupply {
         ...(cost === undefined ? {} : { cost }),
         ...(patch.priority === undefined ? {} : { priority: patch.priority }),
         ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
+        ...(patch.options === undefined ? {} : { options: optionsJson(patch.options) }),
       });
       const [after] = await this.routes(supply, { routeId: id });
       await audit({ action: 'route.update', targetKind: 'route', targetId: id, before, after });
@@ -247,6 +282,19 @@ function checkSupplierName(name: string) {
 function checkRoute(r: RoutePatch) {
   if (r.sku !== undefined && (r.sku.trim() === '' || r.sku.length > 128)) throw new AppError('VALIDATION_ERROR', "the supplier's SKU is required (1 to 128 characters)");
   if (r.priority !== undefined && (!Number.isInteger(r.priority) || r.priority < 0)) throw new AppError('VALIDATION_ERROR', 'priority must be a whole number, 0 or more (lower is tried first)');
+  const problem = r.options === undefined ? null : routeOptionsProblem(r.options);
+  if (problem) throw new AppError('VALIDATION_ERROR', problem);
+}
+
+function checkBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', `base URL "${raw}" is not a URL; expected e.g. ${DIGIFLAZZ_BASE_URL}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('VALIDATION_ERROR', 'base URL must be http:// or https://');
+  return url.toString().replace(/\/$/, '');
 }
 
 const serviceState = (s: { enabled: boolean; status: string }) => ({ enabled: s.enabled, status: s.status });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Failure } from '../domain/failure.js';
+import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
@@ -50,6 +51,9 @@ export interface UsableRoute {
   supplierName: string;
   adapter: string;
   sku: string;
+  /** What the route expects the supplier to charge, minor units (null: route gone). */
+  cost: number | null;
+  options: RouteOptions;
 }
 
 /** Store side of fulfilment: read the order and its routes, record progress, finish it. */
@@ -80,7 +84,7 @@ export class FulfilmentRepo {
     const rows = await this.db
       .selectFrom('product_routes as r')
       .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
-      .select(['s.id', 's.name', 's.adapter', 'r.supplier_sku'])
+      .select(['s.id', 's.name', 's.adapter', 'r.supplier_sku', 'r.cost', 'r.options'])
       .where('r.product_code', '=', productCode)
       .where('r.enabled', '=', 1)
       .where('s.enabled', '=', 1)
@@ -88,12 +92,14 @@ export class FulfilmentRepo {
       .orderBy('r.priority')
       .orderBy('r.id')
       .execute();
-    return rows.map((r) => ({ supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku }));
+    return rows.map((r) => ({ supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku, cost: Number(r.cost), options: parseRouteOptions(r.options) }));
   }
 
-  async supplierRoute(supplierId: string, sku: string): Promise<UsableRoute> {
+  /** An order's supplier and SKU when its route is no longer usable (disabled, or deleted: then no cost or options). */
+  async supplierRoute(supplierId: string, sku: string, productCode: string): Promise<UsableRoute> {
     const s = await this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('id', '=', supplierId).executeTakeFirstOrThrow();
-    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku };
+    const r = await this.db.selectFrom('product_routes').select(['cost', 'options']).where('supplier_id', '=', supplierId).where('supplier_sku', '=', sku).where('product_code', '=', productCode).executeTakeFirst();
+    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku, cost: r ? Number(r.cost) : null, options: parseRouteOptions(r?.options) };
   }
 
   /** An upstream told us an order moved: run its fulfilment job now instead of at the next poll. */

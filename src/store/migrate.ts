@@ -16,6 +16,7 @@ import { orderCountShards } from './migrations/013_order_counts_shards.js';
 import { idempotencyKeys } from './migrations/014_idempotency_keys.js';
 import { operatorGaps } from './migrations/016_operator_gaps.js';
 import { apiErrors } from './migrations/017_api_errors.js';
+import { supplierSettings } from './migrations/018_supplier_settings.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -39,6 +40,7 @@ function provider(db: Database): MigrationProvider {
         '014_idempotency_keys': idempotencyKeys,
         '016_operator_gaps': operatorGaps,
         '017_api_errors': apiErrors(db.dialect),
+        '018_supplier_settings': supplierSettings,
       };
     },
   };

@@ -65,6 +65,21 @@ export interface CatalogsTable {
   created_at: number;
 }
 
+/** Migration 018: a supplier's price list as of its last sync. */
+export interface SupplierSkusTable {
+  supplier_id: string;
+  sku: string;
+  name: string;
+  category: string;
+  brand: string;
+  cost: number;
+  /** Both product statuses true and in stock when synced (the cut-off window aside). */
+  buyable: number;
+  /** "HH:MM-HH:MM" in the supplier's time zone, null: none. */
+  cut_off: string | null;
+  synced_at: number;
+}
+
 export interface CatalogPricesTable {
   catalog_id: string;
   product_code: string;
@@ -85,6 +100,11 @@ export interface SuppliersTable {
   status: 'active' | 'maintenance';
   credentials_enc: string | null;
   created_at: number;
+  /** Migration 018: the deposit as last read, the low-deposit threshold, when it was flagged. */
+  balance: Generated<number | null>;
+  balance_checked_at: Generated<number | null>;
+  balance_threshold: Generated<number | null>;
+  balance_flagged_at: Generated<number | null>;
 }
 
 export interface ProductRoutesTable {
@@ -98,6 +118,8 @@ export interface ProductRoutesTable {
   created_at: number;
   available: Generated<number | null>;
   checked_at: Generated<number | null>;
+  /** Migration 018: the adapter's route options as JSON (domain/route-options.ts). */
+  options: Generated<string | null>;
 }
 
 export interface OrdersTable {
@@ -244,6 +266,7 @@ export interface DB {
   products: ProductsTable;
   catalogs: CatalogsTable;
   catalog_prices: CatalogPricesTable;
+  supplier_skus: SupplierSkusTable;
   reseller_catalogs: ResellerCatalogsTable;
   suppliers: SuppliersTable;
   product_routes: ProductRoutesTable;

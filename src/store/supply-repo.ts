@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AVAILABILITY_FAILED_KEY } from './catalog-repo.js';
 import type { DB } from './schema.js';
+import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js';
 
 export interface LastRefresh {
   startedAt: number;
@@ -42,11 +43,32 @@ export class SupplyRepo {
     await this.db.insertInto('suppliers').values({ id: s.id, name: s.name, adapter: s.adapter, enabled: 1, status: 'active', credentials_enc: s.credentialsEnc, created_at: now }).execute();
   }
 
-  async insertRoute(r: { id: string; productCode: string; supplierId: string; sku: string; cost: number; priority: number; enabled?: boolean }, now: number) {
+  async insertRoute(r: { id: string; productCode: string; supplierId: string; sku: string; cost: number; priority: number; enabled?: boolean; options?: RouteOptions }, now: number) {
     await this.db
       .insertInto('product_routes')
-      .values({ id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_sku: r.sku, cost: r.cost, priority: r.priority, enabled: r.enabled === false ? 0 : 1, created_at: now })
+      .values({ id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_sku: r.sku, cost: r.cost, priority: r.priority, enabled: r.enabled === false ? 0 : 1, created_at: now, options: optionsJson(r.options) })
       .execute();
+  }
+
+  /** The deposit as read: flagged (once, keeping the first time) below the threshold, unflagged at or above it. */
+  async recordBalance(supplierId: string, balance: number, now: number) {
+    await this.db
+      .updateTable('suppliers')
+      .set((eb) => ({
+        balance, balance_checked_at: now,
+        balance_flagged_at: eb.case().when(eb.and([eb('balance_threshold', 'is not', null), eb('balance_threshold', '>', balance)])).then(eb.fn.coalesce('balance_flagged_at', eb.val(now))).else(null).end(),
+      }))
+      .where('id', '=', supplierId)
+      .execute();
+  }
+
+  /** An order was refused for a short deposit: flagged until a read deposit is at or above the threshold. */
+  async flagBalance(supplierId: string, now: number) {
+    await this.db.updateTable('suppliers').set((eb) => ({ balance_flagged_at: eb.fn.coalesce('balance_flagged_at', eb.val(now)) })).where('id', '=', supplierId).execute();
+  }
+
+  async setBalanceThreshold(supplierId: string, threshold: number | null) {
+    await this.db.updateTable('suppliers').set({ balance_threshold: threshold }).where('id', '=', supplierId).execute();
   }
 
   /** null: the check ran but could not tell for this route (it counts as available, spec status rule 2). */
@@ -80,6 +102,7 @@ export class SupplyRepo {
       .selectFrom('suppliers as s')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
       .select(['s.id', 's.name', 's.adapter', 's.enabled', 's.status', 's.created_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at as health_updated_at'])
+      .select(['s.balance', 's.balance_checked_at', 's.balance_threshold', 's.balance_flagged_at'])
       .select((eb) => eb.selectFrom('product_routes as r').whereRef('r.supplier_id', '=', 's.id').select(eb.fn.countAll<number>().as('n')).as('route_count'));
     if (idOrName !== undefined) q = q.where((eb) => eb.or([eb('s.id', '=', idOrName), eb('s.name', '=', idOrName)]));
     const rows = await q.orderBy('s.name').execute();
@@ -87,6 +110,7 @@ export class SupplyRepo {
       id: r.id, name: r.name, adapter: r.adapter, enabled: Number(r.enabled) === 1, status: r.status, createdAt: Number(r.created_at),
       consecutiveFailures: Number(r.consecutive_failures ?? 0), lastError: r.last_error ?? null,
       healthUpdatedAt: r.health_updated_at === null ? null : Number(r.health_updated_at), routeCount: Number(r.route_count ?? 0),
+      balance: nullableNumber(r.balance), balanceCheckedAt: nullableNumber(r.balance_checked_at), balanceThreshold: nullableNumber(r.balance_threshold), balanceFlaggedAt: nullableNumber(r.balance_flagged_at),
     }));
   }
 
@@ -95,14 +119,14 @@ export class SupplyRepo {
     let q = this.db
       .selectFrom('product_routes as r')
       .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
-      .select(['r.id', 'r.product_code', 'r.supplier_id', 's.name as supplier_name', 'r.supplier_sku', 'r.cost', 'r.priority', 'r.enabled', 'r.available', 'r.checked_at', 'r.created_at']);
+      .select(['r.id', 'r.product_code', 'r.supplier_id', 's.name as supplier_name', 'r.supplier_sku', 'r.cost', 'r.priority', 'r.enabled', 'r.available', 'r.checked_at', 'r.created_at', 'r.options']);
     if (filter.productCode !== undefined) q = q.where('r.product_code', '=', filter.productCode);
     if (filter.routeId !== undefined) q = q.where('r.id', '=', filter.routeId);
     const rows = await q.orderBy('r.product_code').orderBy('r.priority').orderBy('r.id').execute();
     return rows.map((r) => ({
       id: r.id, productCode: r.product_code, supplierId: r.supplier_id, supplierName: r.supplier_name, sku: r.supplier_sku, cost: Number(r.cost),
       priority: Number(r.priority), enabled: Number(r.enabled) === 1, available: r.available === null ? null : Number(r.available) === 1,
-      checkedAt: r.checked_at === null ? null : Number(r.checked_at), createdAt: Number(r.created_at),
+      checkedAt: r.checked_at === null ? null : Number(r.checked_at), createdAt: Number(r.created_at), options: parseRouteOptions(r.options),
     }));
   }
 
@@ -124,11 +148,18 @@ export class SupplyRepo {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async updateRoute(id: string, patch: { supplier_sku?: string; cost?: number; priority?: number; enabled?: number }) {
+  async updateRoute(id: string, patch: { supplier_sku?: string; cost?: number; priority?: number; enabled?: number; options?: string | null }) {
     await this.db.updateTable('product_routes').set(patch).where('id', '=', id).execute();
   }
 
   async deleteRoute(id: string) {
     await this.db.deleteFrom('product_routes').where('id', '=', id).execute();
   }
+}
+
+const nullableNumber = (v: number | string | null) => (v === null ? null : Number(v));
+
+/** Stored options: null when there are none. */
+export function optionsJson(o: RouteOptions | undefined): string | null {
+  return o && Object.keys(o).length > 0 ? JSON.stringify(o) : null;
 }

@@ -1,4 +1,5 @@
 import type { FailureCode } from '../../domain/failure.js';
+import type { RouteOptions } from '../../domain/route-options.js';
 
 /**
  * What the fulfilment engine needs from an upstream supplier. Our order id is always the
@@ -10,6 +11,11 @@ export interface SubmitRequest {
   target: string;
   zone: string | null;
   kind: 'instant' | 'voucher';
+  /** The order's price and the route's expected cost, minor units (cost null: not known). */
+  price: number;
+  cost: number | null;
+  /** The route's own settings (customer number format, testing mode). */
+  options: RouteOptions;
 }
 
 export type UpstreamFailure = { code: FailureCode | null; message: string | null };
@@ -27,12 +33,27 @@ export type StatusResult =
   | { state: 'unknown' }
   | { state: 'pending' }
   | { state: 'success'; voucherCode?: string }
-  | ({ state: 'failed' } & UpstreamFailure)
+  /** notTaken: the supplier certainly never took it (final there), so another route may be tried. */
+  | ({ state: 'failed'; notTaken?: boolean } & UpstreamFailure)
   | { state: 'ambiguous'; message: string };
+
+/** One SKU of a supplier's price list, as the price-list sync stores it. */
+export interface PriceListItem {
+  sku: string;
+  name: string;
+  category: string;
+  brand: string;
+  /** Minor units of the platform currency. */
+  cost: number;
+  buyable: boolean;
+  /** "HH:MM-HH:MM" in the supplier's time zone, null: none. */
+  cutOff: string | null;
+}
 
 export interface Supplier {
   submit(req: SubmitRequest): Promise<SubmitResult>;
-  status(reference: string): Promise<StatusResult>;
+  /** `order` is the submission as it was sent (a supplier that asks by re-sending needs it). */
+  status(reference: string, order: SubmitRequest): Promise<StatusResult>;
   /**
    * Which of these SKUs can be sourced now, asked once per supplier per refresh (an upstream
    * counts every request against its rate limit). Throws when the check itself cannot run;
@@ -40,4 +61,6 @@ export interface Supplier {
    */
   available(skus: readonly string[]): Promise<Map<string, boolean | null>>;
   health(): Promise<'up' | 'down' | 'maintenance'>;
+  /** The whole price list, read afresh (suppliers with a price list only). Throws when it cannot be read. */
+  priceList?(): Promise<PriceListItem[]>;
 }

@@ -1,11 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import type { ReceiveDigiflazzWebhook } from '../../services/receive-digiflazz-webhook.js';
 import type { ReceiveUpstreamCallback } from '../../services/receive-upstream-callback.js';
 
+const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
+
 /** Inbound webhooks from suppliers (their signatures are checked by the service). */
-export function supplierHooks(deps: { upstreamCallback: ReceiveUpstreamCallback }) {
+export function supplierHooks(deps: { upstreamCallback: ReceiveUpstreamCallback; digiflazzWebhook: ReceiveDigiflazzWebhook }) {
   return async function routes(app: FastifyInstance) {
     app.post<{ Params: { supplierId: string } }>('/upstream-v1/:supplierId', async (req) => {
-      await deps.upstreamCallback.execute(req.params.supplierId, req.headers, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      await deps.upstreamCallback.execute(req.params.supplierId, req.headers, raw(req.body));
+      return { success: true, data: { received: true } };
+    });
+    app.post<{ Params: { supplierId: string } }>('/digiflazz/:supplierId', async (req) => {
+      await deps.digiflazzWebhook.execute(req.params.supplierId, req.headers, raw(req.body));
       return { success: true, data: { received: true } };
     });
   };

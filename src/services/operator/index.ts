@@ -9,6 +9,7 @@ import { OperatorOrders } from './operator-orders.js';
 import { Idempotency } from './idempotency.js';
 import { ResellerSettings } from './reseller-settings.js';
 import { ResellerInvitations } from './invitations.js';
+import { SyncSupplierPrices } from '../sync-supplier-prices.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -23,6 +24,7 @@ export function createOperatorServices(core: ServiceCore) {
     orders: new OperatorOrders(core),
     audit: new AuditLog(core),
     idempotency: new Idempotency(core),
+    priceSync: new SyncSupplierPrices(core),
     currency: core.currency,
   };
 }

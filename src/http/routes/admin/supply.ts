@@ -4,13 +4,25 @@ import type { SandboxSwitches } from '../../../adapters/suppliers/sandbox.js';
 import type { OperatorServices } from '../../../services/operator/index.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
+import { toMajor } from '../../../domain/money.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
 
+const RouteOptionsSchema = Type.Object({
+  customer_no: Type.Optional(Type.String({ minLength: 8, maxLength: 64, description: 'how target and zone form the supplier\'s customer number, with {target} and {zone}: e.g. "{target}{zone}" (Mobile Legends at Digiflazz); default "{target}"' })),
+  testing: Type.Optional(Type.Boolean({ description: "digiflazz: send testing: true (the supplier's testing mode, no real transaction)" })),
+}, { ...strict, description: "the adapter's settings for this route (used by digiflazz)" });
+
 const Supplier = Type.Object({
-  id: Type.String(), name: Type.String(), adapter: Type.String({ description: 'sandbox or upstream-v1' }),
+  id: Type.String(), name: Type.String(), adapter: Type.String({ description: 'sandbox, upstream-v1 or digiflazz' }),
   enabled: Type.Boolean(), status: SupplierStatus,
+  balance: Type.Object({
+    amount: Nullable(Money('the deposit at the supplier as last read, major units; null: never read (digiflazz reads it on every supply refresh)')),
+    checked_at: Nullable(IsoTime()),
+    threshold: Nullable(Money('below this the supplier is flagged; null: no threshold')),
+    flagged_at: Nullable(IsoTime('set when the deposit was read below the threshold or an order was refused for an insufficient deposit; cleared when a read deposit is at or above the threshold')),
+  }),
   health: Type.Object({
     consecutive_failures: Type.Integer({ description: '3 or more in a row: the supplier gate treats it as unreachable' }),
     last_error: Nullable(Type.String()), updated_at: Nullable(IsoTime()),
@@ -22,6 +34,7 @@ const Route = Type.Object({
   priority: Type.Integer({ description: 'lower is tried first' }), cost: Money('what the supplier charges, major units'), enabled: Type.Boolean(),
   available: Nullable(Type.Boolean({ description: 'last availability refresh; null: never checked, or the check could not tell (counts as available)' })),
   checked_at: Nullable(IsoTime('when the last refresh checked this route')),
+  options: RouteOptionsSchema,
 });
 const LastRefresh = Type.Object({
   started_at: IsoTime(), finished_at: IsoTime(),
@@ -41,17 +54,21 @@ const Switches = Type.Object({
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 type SupplierView = Awaited<ReturnType<OperatorServices['supply']['listSuppliers']>>[number];
 type RouteView = Awaited<ReturnType<OperatorServices['supply']['listRoutes']>>[number];
-const supplier = (s: SupplierView) => ({
+const supplierView = (s: SupplierView, decimals: number) => ({
   id: s.id, name: s.name, adapter: s.adapter, enabled: s.enabled, status: s.status,
   health: { consecutive_failures: s.consecutiveFailures, last_error: s.lastError, updated_at: iso(s.healthUpdatedAt) },
   route_count: s.routeCount, created_at: iso(s.createdAt)!,
+  balance: { amount: s.balance === null ? null : toMajor(s.balance, decimals), checked_at: iso(s.balanceCheckedAt), threshold: s.balanceThreshold === null ? null : toMajor(s.balanceThreshold, decimals), flagged_at: iso(s.balanceFlaggedAt) },
 });
 const route = (r: RouteView) => ({
   id: r.id, product_code: r.productCode, supplier_id: r.supplierId, supplier_name: r.supplierName, sku: r.sku, priority: r.priority,
   cost: r.cost, enabled: r.enabled, available: r.available, checked_at: iso(r.checkedAt),
+  options: { ...(r.options.customerNo === undefined ? {} : { customer_no: r.options.customerNo }), ...(r.options.testing === undefined ? {} : { testing: r.options.testing }) },
 });
 const lastRefresh = (r: { startedAt: number; finishedAt: number; availabilityCheckFailed: boolean } | null) =>
   (r === null ? null : { started_at: iso(r.startedAt)!, finished_at: iso(r.finishedAt)!, availability_check_failed: r.availabilityCheckFailed });
+const routeOptions = (o: { customer_no?: string; testing?: boolean } | undefined) =>
+  o === undefined ? undefined : { ...(o.customer_no === undefined ? {} : { customerNo: o.customer_no }), ...(o.testing === undefined ? {} : { testing: o.testing }) };
 
 const REFRESH_NOTE = 'Orders see the switches at once; product status (active/inactive) follows at the next supply refresh (SUPPLY_REFRESH_MS), or at once with POST /supply/refresh.';
 const GATE_NOTE = 'The supplier gate follows at once: POST /api/v1/order answers 503 ORDER_FAILED_SUPPLIER_GATE for a product with no enabled route to an enabled supplier that is active.';
@@ -65,6 +82,7 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
       product_code: p.productCode, sku: p.sku, out_of_stock: p.outOfStock, availability_check: p.availabilityBroken ? 'broken' as const : 'ok' as const,
     })),
   });
+  const supplier = (s: SupplierView) => supplierView(s, services.currency.decimals);
 
   kit.route({
     method: 'GET', url: '/suppliers', tag: 'Supply', summary: 'Suppliers with their service state and health (credentials are never shown)',
@@ -73,23 +91,33 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   });
 
   kit.route({
-    method: 'POST', url: '/suppliers', tag: 'Supply', summary: 'Add a sandbox or upstream-v1 supplier',
-    description: 'upstream-v1 needs credentials (the upstream base URL and the API key and secret it issued us); they are sealed at rest and never returned.',
+    method: 'POST', url: '/suppliers', tag: 'Supply', summary: 'Add a sandbox, upstream-v1 or digiflazz supplier',
+    description: 'upstream-v1 needs credentials {base_url, api_key, api_secret} (the upstream base URL and the API key and secret it issued us). digiflazz needs credentials {username, api_key} and optionally webhook_secret (the secret set with the webhook in the Digiflazz member area; the webhook URL is /hooks/digiflazz/{supplier id}) and base_url (default https://api.digiflazz.com/v1); the platform currency must be IDR. Credentials are sealed at rest and never returned. balance_threshold (digiflazz): below this deposit the supplier is flagged.',
     body: Type.Object({
       name: Type.String({ minLength: 2, maxLength: 64 }),
-      adapter: Type.Union([Type.Literal('sandbox'), Type.Literal('upstream-v1')]),
+      adapter: Type.Union([Type.Literal('sandbox'), Type.Literal('upstream-v1'), Type.Literal('digiflazz')]),
       credentials: Type.Optional(Type.Object({
-        base_url: Type.String({ minLength: 1, maxLength: 500 }), api_key: Type.String({ minLength: 1, maxLength: 200 }), api_secret: Type.String({ minLength: 1, maxLength: 500 }),
+        base_url: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), api_key: Type.String({ minLength: 1, maxLength: 200 }),
+        api_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'digiflazz' })),
+        webhook_secret: Type.Optional(Type.String({ minLength: 8, maxLength: 500, description: 'digiflazz' })),
       }, strict)),
+      balance_threshold: Type.Optional(Money('digiflazz: flag the supplier below this deposit, major units')),
     }, strict),
     response: Supplier, errors: ['CONFLICT'],
     handler: async ({ body, who }) => {
+      const c = body.credentials;
       if (body.adapter === 'sandbox') {
-        if (body.credentials) throw badInput('a sandbox supplier takes no credentials');
+        if (c || body.balance_threshold !== undefined) throw badInput('a sandbox supplier takes no credentials or balance threshold');
         return { data: supplier(await svc.addSandbox(body.name, who.operatorId)) };
       }
-      if (!body.credentials) throw badInput('an upstream-v1 supplier needs credentials {base_url, api_key, api_secret}');
-      const c = body.credentials;
+      if (body.adapter === 'digiflazz') {
+        if (!c?.username || c.api_secret !== undefined) throw badInput('a digiflazz supplier needs credentials {username, api_key} and optionally webhook_secret and base_url');
+        return { data: supplier(await svc.addDigiflazz({ name: body.name, username: c.username, apiKey: c.api_key, webhookSecret: c.webhook_secret ?? null, baseUrl: c.base_url, balanceThreshold: body.balance_threshold ?? null }, who.operatorId)) };
+      }
+      if (!c?.base_url || !c.api_secret || c.username !== undefined || c.webhook_secret !== undefined || body.balance_threshold !== undefined) {
+        throw badInput('an upstream-v1 supplier needs credentials {base_url, api_key, api_secret}');
+      }
       return { data: supplier(await svc.addUpstreamV1({ name: body.name, baseUrl: c.base_url, apiKey: c.api_key, apiSecret: c.api_secret }, who.operatorId)) };
     },
   });
@@ -98,11 +126,41 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     method: 'PATCH', url: '/suppliers/:id', tag: 'Supply', summary: 'Enable, disable, or put a supplier in or out of maintenance',
     description: GATE_NOTE,
     params: IdParams,
-    body: Type.Object({ enabled: Type.Optional(Type.Boolean()), status: Type.Optional(SupplierStatus) }, strict),
+    body: Type.Object({
+      enabled: Type.Optional(Type.Boolean()), status: Type.Optional(SupplierStatus),
+      balance_threshold: Type.Optional(Nullable(Money('flag the supplier below this deposit, major units; null: no threshold'))),
+    }, strict),
     response: Supplier, errors: ['NOT_FOUND'],
     handler: async ({ params, body, who }) => {
-      if (body.enabled === undefined && body.status === undefined) throw badInput('send enabled and/or status');
-      return { data: supplier(await svc.setSupplier(params.id, body, who.operatorId)) };
+      if (body.enabled === undefined && body.status === undefined && body.balance_threshold === undefined) throw badInput('send enabled, status and/or balance_threshold');
+      const { balance_threshold: threshold, ...state } = body;
+      let s = threshold === undefined ? null : await svc.setBalanceThreshold(params.id, threshold, who.operatorId);
+      if (state.enabled !== undefined || state.status !== undefined) s = await svc.setSupplier(params.id, state, who.operatorId);
+      return { data: supplier(s!) };
+    },
+  });
+
+  const Scalar = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+  kit.route({
+    method: 'POST', url: '/suppliers/:id/sync', tag: 'Supply', summary: "Sync a supplier's price list (digiflazz): store each SKU's cost, status and cut-off; show what changed",
+    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route whose SKU now costs at or above the lowest tier price of its product is taken out of service (route.below_cost in the audit log); the supplier gate and product status follow. Costs in major units.",
+    params: IdParams,
+    response: Type.Object({
+      supplier_id: Type.String(), synced_at: IsoTime(), skus: Type.Integer(), added: Type.Array(Type.String()), removed: Type.Array(Type.String()),
+      changed: Type.Array(Type.Object({ sku: Type.String(), field: Type.Union([Type.Literal('cost'), Type.Literal('buyable'), Type.Literal('cut_off'), Type.Literal('name')]), before: Scalar, after: Scalar })),
+      below_cost: Type.Array(Type.Object({ route_id: Type.String(), product_code: Type.String(), sku: Type.String(), cost: Money(), lowest_price: Money() })),
+    }),
+    errors: ['NOT_FOUND', 'SUPPLIER_UNAVAILABLE'],
+    handler: async ({ params, who }) => {
+      const d = services.currency.decimals;
+      const r = await services.priceSync.run(params.id, who.operatorId);
+      return {
+        data: {
+          supplier_id: r.supplierId, synced_at: iso(r.syncedAt)!, skus: r.skus, added: r.added, removed: r.removed,
+          changed: r.changed.map((c) => (c.field === 'cost' ? { ...c, before: toMajor(Number(c.before), d), after: toMajor(Number(c.after), d) } : c)),
+          below_cost: r.belowCost.map((b) => ({ route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, d), lowest_price: toMajor(b.lowestPrice, d) })),
+        },
+      };
     },
   });
 
@@ -122,10 +180,11 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
       product_code: Type.String({ minLength: 1, maxLength: 64 }), supplier: Type.String({ minLength: 1, maxLength: 100, description: 'supplier id or name' }),
       sku: Type.String({ minLength: 1, maxLength: 128 }), priority: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
       cost: Money('what the supplier charges, major units, exact'), enabled: Type.Optional(Type.Boolean()),
+      options: Type.Optional(RouteOptionsSchema),
     }, strict),
     response: Route, errors: ['NOT_FOUND', 'PRODUCT_NOT_FOUND', 'CONFLICT'],
     handler: async ({ body, who }) => ({
-      data: route(await svc.addRoute({ productCode: body.product_code, supplierName: body.supplier, sku: body.sku, priority: body.priority, cost: body.cost, enabled: body.enabled }, who.operatorId)),
+      data: route(await svc.addRoute({ productCode: body.product_code, supplierName: body.supplier, sku: body.sku, priority: body.priority, cost: body.cost, enabled: body.enabled, options: routeOptions(body.options) }, who.operatorId)),
     }),
   });
 
@@ -136,9 +195,10 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     body: Type.Object({
       sku: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
       cost: Type.Optional(Money()), enabled: Type.Optional(Type.Boolean()),
+      options: Type.Optional(RouteOptionsSchema),
     }, strict),
     response: Route, errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ params, body, who }) => ({ data: route(await svc.updateRoute(params.id, body, who.operatorId)) }),
+    handler: async ({ params, body, who }) => ({ data: route(await svc.updateRoute(params.id, { ...body, options: routeOptions(body.options) }, who.operatorId)) }),
   });
 
   kit.route({

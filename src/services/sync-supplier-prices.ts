@@ -1,0 +1,122 @@
+import { sql, type Kysely } from 'kysely';
+import type { PriceListItem } from '../adapters/suppliers/types.js';
+import { AppError } from '../errors.js';
+import { AuditRepo } from '../store/audit-repo.js';
+import type { DB } from '../store/schema.js';
+import { SupplyRepo } from '../store/supply-repo.js';
+import type { SupplierResolver } from './fulfil-order.js';
+import type { Actor } from './operator/actor.js';
+import type { Clock } from './ports.js';
+
+export interface SkuChange {
+  sku: string;
+  field: 'cost' | 'buyable' | 'cut_off' | 'name';
+  before: string | number | boolean | null;
+  after: string | number | boolean | null;
+}
+
+export interface SyncReport {
+  supplierId: string;
+  syncedAt: number;
+  skus: number;
+  added: string[];
+  removed: string[];
+  changed: SkuChange[];
+  /** Enabled routes whose SKU now costs at or above the product's lowest tier price: taken out of service. */
+  belowCost: { routeId: string; productCode: string; sku: string; cost: number; lowestPrice: number }[];
+}
+
+const CHUNK = 200;
+
+/**
+ * Price-list sync (issue 27 items 3 and 4, first part): reads a supplier's whole price
+ * list, stores each SKU's cost, buyability and cut-off window (`supplier_skus`), reports
+ * what changed since the last sync, and takes out of service every enabled route whose SKU
+ * now costs at or above the lowest tier price of its product (never sell below cost); the
+ * supplier gate and product status follow. Everything commits with its audit lines.
+ */
+export class SyncSupplierPrices {
+  constructor(private readonly deps: { db: Kysely<DB>; suppliers: SupplierResolver; clock: Clock }) {}
+
+  /** The scheduled sync: every enabled supplier that has a price list; one that cannot be read is reported, the others go on. */
+  async runAll(actor: Actor): Promise<{ supplierId: string; report?: SyncReport; error?: string }[]> {
+    const out: { supplierId: string; report?: SyncReport; error?: string }[] = [];
+    for (const s of await new SupplyRepo(this.deps.db).enabledSuppliers()) {
+      if (!this.deps.suppliers({ supplierId: s.id, adapter: s.adapter }).priceList) continue;
+      try {
+        out.push({ supplierId: s.id, report: await this.run(s.id, actor) });
+      } catch (e) {
+        out.push({ supplierId: s.id, error: (e as Error).message });
+      }
+    }
+    return out;
+  }
+
+  async run(idOrName: string, actor: Actor): Promise<SyncReport> {
+    const { db, clock } = this.deps;
+    const [supplier] = await new SupplyRepo(db).listSuppliers(idOrName);
+    if (!supplier) throw new AppError('NOT_FOUND', `no supplier with id or name "${idOrName}"`);
+    const adapter = this.deps.suppliers({ supplierId: supplier.id, adapter: supplier.adapter });
+    if (!adapter.priceList) throw new AppError('VALIDATION_ERROR', `supplier "${supplier.name}" (${supplier.adapter}) has no price list to sync`);
+    let items: PriceListItem[];
+    try {
+      items = await adapter.priceList();
+    } catch (e) {
+      throw new AppError('SUPPLIER_UNAVAILABLE', `the price list of "${supplier.name}" could not be read: ${(e as Error).message}`);
+    }
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      const old = new Map((await trx.selectFrom('supplier_skus').selectAll().where('supplier_id', '=', supplier.id).execute()).map((r) => [r.sku, r]));
+      const fresh = new Map(items.map((i) => [i.sku, i]));
+      const report: SyncReport = { supplierId: supplier.id, syncedAt: now, skus: fresh.size, added: [], removed: [], changed: [], belowCost: [] };
+      for (const [sku, i] of fresh) {
+        const o = old.get(sku);
+        if (!o) {
+          report.added.push(sku);
+          continue;
+        }
+        const pairs: [SkuChange['field'], string | number | boolean | null, string | number | boolean | null][] = [
+          ['cost', Number(o.cost), i.cost], ['buyable', Number(o.buyable) === 1, i.buyable], ['cut_off', o.cut_off, i.cutOff], ['name', o.name, i.name],
+        ];
+        for (const [field, before, after] of pairs) if (before !== after) report.changed.push({ sku, field, before, after });
+      }
+      for (const sku of old.keys()) if (!fresh.has(sku)) report.removed.push(sku);
+      for (let k = 0; k < report.removed.length; k += CHUNK) {
+        await trx.deleteFrom('supplier_skus').where('supplier_id', '=', supplier.id).where('sku', 'in', report.removed.slice(k, k + CHUNK)).execute();
+      }
+      const rows = items.map((i) => ({ supplier_id: supplier.id, sku: i.sku, name: i.name, category: i.category, brand: i.brand, cost: i.cost, buyable: i.buyable ? 1 : 0, cut_off: i.cutOff, synced_at: now }));
+      for (let k = 0; k < rows.length; k += CHUNK) {
+        await trx
+          .insertInto('supplier_skus')
+          .values(rows.slice(k, k + CHUNK))
+          .onConflict((oc) => oc.columns(['supplier_id', 'sku']).doUpdateSet({
+            name: sql`excluded.name`, category: sql`excluded.category`, brand: sql`excluded.brand`, cost: sql`excluded.cost`,
+            buyable: sql`excluded.buyable`, cut_off: sql`excluded.cut_off`, synced_at: sql`excluded.synced_at`,
+          }))
+          .execute();
+      }
+      const audit = (e: Parameters<typeof AuditRepo.record>[1]) => AuditRepo.record(trx, e, now);
+      const routes = await trx
+        .selectFrom('product_routes as r')
+        .select(['r.id', 'r.product_code', 'r.supplier_sku'])
+        .select((eb) => eb.selectFrom('catalog_prices as p').whereRef('p.product_code', '=', 'r.product_code').select((e) => e.fn.min<number>('p.price').as('m')).as('lowest_price'))
+        .where('r.supplier_id', '=', supplier.id)
+        .where('r.enabled', '=', 1)
+        .execute();
+      const supply = new SupplyRepo(trx);
+      for (const r of routes) {
+        const item = fresh.get(r.supplier_sku);
+        if (!item || r.lowest_price === null || item.cost < Number(r.lowest_price)) continue;
+        const entry = { routeId: r.id, productCode: r.product_code, sku: r.supplier_sku, cost: item.cost, lowestPrice: Number(r.lowest_price) };
+        report.belowCost.push(entry);
+        await supply.updateRoute(r.id, { enabled: 0 });
+        await audit({ operatorId: actor, action: 'route.below_cost', targetKind: 'route', targetId: r.id, before: { enabled: true }, after: { enabled: false, cost: item.cost, lowest_price: entry.lowestPrice } });
+      }
+      await audit({
+        operatorId: actor, action: 'supplier.sync', targetKind: 'supplier', targetId: supplier.id, before: null,
+        after: { skus: report.skus, added: report.added.length, removed: report.removed.length, changed: report.changed.length, routes_taken_out: report.belowCost.length },
+      });
+      return report;
+    });
+  }
+}

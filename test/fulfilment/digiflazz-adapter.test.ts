@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inCutOff } from '../../src/adapters/suppliers/digiflazz/price-list.js';
+import { RC_TABLE, type RcVerdict } from '../../src/adapters/suppliers/digiflazz/response-codes.js';
+import { DigiflazzSupplier } from '../../src/adapters/suppliers/digiflazz/supplier.js';
+import type { DigiflazzCredentials } from '../../src/adapters/suppliers/digiflazz/protocol.js';
+import type { SubmitRequest } from '../../src/adapters/suppliers/types.js';
+import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
+
+/**
+ * The digiflazz adapter against the fake Digiflazz server on loopback (written from the
+ * protocol facts). The adapter touches no store; the service tests with both stores are
+ * digiflazz.test.ts and digiflazz-crash.test.ts.
+ */
+const WIB = 7 * 3600_000;
+/** 2026-11-25 10:00 WIB. */
+const TEN_WIB = Date.UTC(2026, 10, 25, 10, 0) - WIB;
+
+describe('digiflazz adapter against the fake supplier', () => {
+  let fake: FakeDigiflazz;
+  let now = TEN_WIB;
+  const clock = { now: () => now };
+  const deposits: number[] = [];
+  let shorts = 0;
+  const make = (creds: Partial<DigiflazzCredentials> = {}, settings: { timeoutMs?: number } = {}) =>
+    new DigiflazzSupplier(
+      async () => ({ baseUrl: fake.url, username: fake.username, apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, ...creds }),
+      clock,
+      { minorPerRupiah: 1, timeoutMs: settings.timeoutMs ?? 5_000 },
+      { read: async (b) => void deposits.push(b), short: async () => void shorts++ },
+    );
+  let dz: DigiflazzSupplier;
+  const order = (o: Partial<SubmitRequest> = {}): SubmitRequest => ({
+    reference: randomUUID(), sku: 'ML-86', target: `${Math.floor(Math.random() * 1e9)}`, zone: null, kind: 'instant', price: 25_000, cost: 20_000, options: {}, ...o,
+  });
+
+  beforeAll(async () => {
+    fake = await startFakeDigiflazz({
+      products: [
+        { buyer_sku_code: 'ML-86', price: 19_500, unlimited_stock: true },
+        { buyer_sku_code: 'FF-70', price: 9_000, unlimited_stock: true },
+      ],
+    });
+    fake.now = () => now;
+  });
+  afterAll(async () => fake?.close());
+  beforeEach(() => {
+    now = TEN_WIB;
+    dz = make();
+    fake.failAll = null;
+  });
+
+  it('places with our order id as ref_id, max_price the route cost, the signed body, and reads the serial', async () => {
+    const o = order();
+    expect(await dz.submit(o)).toEqual({ outcome: 'success', voucherCode: expect.stringMatching(/^SN\d+$/) });
+    const sent = fake.requests.filter((r) => r.body?.ref_id === o.reference);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ username: fake.username, buyer_sku_code: 'ML-86', customer_no: o.target, max_price: 20_000 });
+    expect(sent[0]!.body.testing).toBeUndefined();
+  });
+
+  it('max_price is never above the order price; without a route cost it is the price', async () => {
+    const a = order({ cost: 30_000, price: 25_000 });
+    await dz.submit(a);
+    const b = order({ cost: null, price: 21_000 });
+    await dz.submit(b);
+    const sent = (ref: string) => fake.requests.find((r) => r.body?.ref_id === ref)!.body;
+    expect(sent(a.reference).max_price).toBe(25_000);
+    expect(sent(b.reference).max_price).toBe(21_000);
+  });
+
+  it('a price above max_price is refused upstream and another route may be tried (never charged)', async () => {
+    const before = fake.deposit;
+    const r = await dz.submit(order({ cost: 19_000 }));
+    expect(r).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE' });
+    expect(fake.deposit).toBe(before);
+  });
+
+  it('joins target and zone into customer_no by the route format, and sends testing mode', async () => {
+    const o = order({ target: '12345678', zone: '2001', options: { customerNo: '{target}{zone}', testing: true } });
+    await dz.submit(o);
+    expect(fake.transactions.get(o.reference)).toMatchObject({ customer_no: '123456782001', testing: true });
+    const p = order({ target: '555', zone: '7', options: { customerNo: '{target}|{zone}' } });
+    await dz.submit(p);
+    expect(fake.transactions.get(p.reference)!.customer_no).toBe('555|7');
+  });
+
+  it('asks about an order by re-sending the same ref_id: the supplier answers it, no second transaction', async () => {
+    const o = order();
+    fake.behaviours.set(o.target, { kind: 'pending' });
+    expect(await dz.submit(o)).toEqual({ outcome: 'accepted' });
+    expect(await dz.status(o.reference, o)).toEqual({ state: 'pending' });
+    await fake.settle(o.reference, { status: 'Sukses', sn: 'SN-777' });
+    expect(await dz.status(o.reference, o)).toEqual({ state: 'success', voucherCode: 'SN-777' });
+    expect(fake.transactions.get(o.reference)!.checks).toBe(2);
+    expect([...fake.transactions.values()].filter((t) => t.customer_no === o.target)).toHaveLength(1);
+  });
+
+  it('a timeout after the supplier took the order is ambiguous; asking again finds it', async () => {
+    const quick = make({}, { timeoutMs: 300 });
+    const o = order();
+    fake.behaviours.set(o.target, { kind: 'hang' });
+    expect(await quick.submit(o)).toMatchObject({ outcome: 'ambiguous' });
+    expect(fake.transactions.get(o.reference)!.status).toBe('Pending');
+    await fake.settle(o.reference, { status: 'Gagal', rc: '54' });
+    expect(await quick.status(o.reference, o)).toMatchObject({ state: 'failed', code: 'INVALID_ID' });
+    fake.releaseHeld();
+  });
+
+  it('a voucher success without its code (sn) is asked about again, never delivered codeless', async () => {
+    const o = order({ kind: 'voucher' });
+    fake.behaviours.set(o.target, { kind: 'success', sn: '' });
+    expect(await dz.submit(o)).toMatchObject({ outcome: 'ambiguous' });
+    await fake.settle(o.reference, { status: 'Sukses', sn: 'VCHR-1234-5678' });
+    expect(await dz.status(o.reference, o)).toEqual({ state: 'success', voucherCode: 'VCHR-1234-5678' });
+  });
+
+  it('a wrong key is refused by the supplier (rc 41): certainly not taken', async () => {
+    const r = await make({ apiKey: 'wrong' }).submit(order());
+    expect(r).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE' });
+  });
+
+  it('a refused connection is certainly not taken; asking about an order then is ambiguous', async () => {
+    const port = await closedPort();
+    const down = make({ baseUrl: `http://127.0.0.1:${port}/v1` });
+    const o = order();
+    expect(await down.submit(o)).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE' });
+    expect(await down.status(o.reference, o)).toMatchObject({ state: 'ambiguous' });
+    expect(await down.health()).toBe('down');
+  });
+
+  it('an insufficient deposit (rc 44) tries the next route and reports the short deposit', async () => {
+    const saved = fake.deposit;
+    fake.deposit = 100;
+    try {
+      const before = shorts;
+      expect(await dz.submit(order())).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE' });
+      expect(shorts).toBe(before + 1);
+    } finally {
+      fake.deposit = saved;
+    }
+  });
+
+  describe('every rc, as the table says (one test per row)', () => {
+    const expected = (v: RcVerdict) => {
+      switch (v.kind) {
+        case 'success': return { submit: { outcome: 'success' }, status: { state: 'success' } };
+        case 'pending': return { submit: { outcome: 'accepted' }, status: { state: 'pending' } };
+        case 'unknown': return { submit: { outcome: 'ambiguous' }, status: { state: 'ambiguous' } };
+        case 'not-found': return { submit: { outcome: 'ambiguous' }, status: { state: 'unknown' } };
+        case 'next-route': return { submit: { outcome: 'rejected', notTaken: true, code: v.code }, status: { state: 'failed', notTaken: true, code: v.code } };
+        case 'failed': return { submit: { outcome: 'rejected', notTaken: false, code: v.code }, status: { state: 'failed', code: v.code } };
+      }
+    };
+    for (const [rc, row] of Object.entries(RC_TABLE)) {
+      it(`rc ${rc} (${row.meaning}) → ${row.verdict.kind}${'code' in row.verdict ? ` ${row.verdict.code}` : ''}`, async () => {
+        const want = expected(row.verdict);
+        const o = order();
+        const status = rc === '00' ? 'Sukses' : rc === '03' ? 'Pending' : 'Gagal';
+        fake.behaviours.set(o.target, { kind: 'rc', rc, status });
+        expect(await dz.submit(o)).toMatchObject(want.submit);
+        // Asking again answers the recorded transaction by the same rules.
+        expect(await dz.status(o.reference, o)).toMatchObject(want.status);
+        if (row.verdict.kind === 'failed') expect(await dz.status(o.reference, o)).not.toHaveProperty('notTaken', true);
+        // Refused before any transaction (no status in the answer): the same verdict.
+        const p = order();
+        fake.behaviours.set(p.target, { kind: 'rc', rc });
+        if (row.verdict.kind !== 'success' && row.verdict.kind !== 'pending') expect(await dz.submit(p)).toMatchObject(want.submit);
+      });
+    }
+
+    it('an rc not in the table: a Gagal is a definite SUPPLIER_REJECTED, anything else is asked again', async () => {
+      const o = order();
+      fake.behaviours.set(o.target, { kind: 'rc', rc: '77', status: 'Gagal' });
+      expect(await dz.submit(o)).toMatchObject({ outcome: 'rejected', notTaken: false, code: 'SUPPLIER_REJECTED' });
+      const p = order();
+      fake.behaviours.set(p.target, { kind: 'rc', rc: '77', status: 'Pending' });
+      expect(await dz.submit(p)).toEqual({ outcome: 'accepted' });
+    });
+  });
+
+  it('docs/suppliers/digiflazz.md shows exactly this rc table', () => {
+    const doc = readFileSync('docs/suppliers/digiflazz.md', 'utf8');
+    const rows = [...doc.matchAll(/^\| `(\d\d)` \| [^|]+ \| ([a-z-]+) \| ([A-Z_]+|—) \|/gm)].map((m) => [m[1], m[2], m[3]]);
+    // (Object.entries lists "40".."99" before "00".."03": integer-like keys first.)
+    const table = Object.entries(RC_TABLE).map(([rc, r]) => [rc, r.verdict.kind, 'code' in r.verdict ? r.verdict.code : '—']).sort((a, b) => a[0]!.localeCompare(b[0]!));
+    expect(rows).toEqual(table);
+  });
+
+  describe('availability from the cached price list', () => {
+    it('needs both product statuses, stock, and no cut-off now (WIB, wrapping midnight, equal times: none)', async () => {
+      fake.products.set('A-OFF-BUYER', { buyer_sku_code: 'A-OFF-BUYER', price: 1, buyer_product_status: false, unlimited_stock: true });
+      fake.products.set('A-OFF-SELLER', { buyer_sku_code: 'A-OFF-SELLER', price: 1, seller_product_status: false, unlimited_stock: true });
+      fake.products.set('A-NO-STOCK', { buyer_sku_code: 'A-NO-STOCK', price: 1, unlimited_stock: false, stock: 0 });
+      fake.products.set('A-STOCK', { buyer_sku_code: 'A-STOCK', price: 1, unlimited_stock: false, stock: 3 });
+      fake.products.set('A-CUT-NOW', { buyer_sku_code: 'A-CUT-NOW', price: 1, start_cut_off: '09:30', end_cut_off: '10:30' });
+      fake.products.set('A-CUT-LATER', { buyer_sku_code: 'A-CUT-LATER', price: 1, start_cut_off: '23:45', end_cut_off: '00:15' });
+      fake.products.set('A-CUT-NONE', { buyer_sku_code: 'A-CUT-NONE', price: 1, start_cut_off: '10:00', end_cut_off: '10:00' });
+      const skus = ['ML-86', 'A-OFF-BUYER', 'A-OFF-SELLER', 'A-NO-STOCK', 'A-STOCK', 'A-CUT-NOW', 'A-CUT-LATER', 'A-CUT-NONE', 'NOT-LISTED'];
+      expect(Object.fromEntries(await dz.available(skus))).toEqual({
+        'ML-86': true, 'A-OFF-BUYER': false, 'A-OFF-SELLER': false, 'A-NO-STOCK': false, 'A-STOCK': true, 'A-CUT-NOW': false, 'A-CUT-LATER': true, 'A-CUT-NONE': true, 'NOT-LISTED': false,
+      });
+      // 23:50 WIB: the wrapping window is on; the list is re-read after its TTL.
+      now = TEN_WIB + (13 * 60 + 50) * 60_000;
+      const later = await dz.available(['A-CUT-LATER', 'A-CUT-NOW']);
+      expect(Object.fromEntries(later)).toEqual({ 'A-CUT-LATER': false, 'A-CUT-NOW': true });
+    });
+
+    it('reads the list at most once per TTL; asked too often (rc 83) a recent list still answers; no list: the check throws', async () => {
+      const lists = () => fake.requests.filter((r) => r.path === '/price-list').length;
+      const before = lists();
+      await dz.available(['ML-86']);
+      await dz.available(['ML-86']);
+      expect(lists()).toBe(before + 1);
+      fake.priceListMinIntervalMs = 24 * 3600_000;
+      now += 10 * 60_000;
+      expect((await dz.available(['ML-86'])).get('ML-86')).toBe(true);
+      expect(lists()).toBe(before + 2);
+      await expect(make().available(['ML-86'])).rejects.toThrow(/rc 83/);
+      fake.priceListMinIntervalMs = 0;
+    });
+
+    it('cut-off windows: half-open, in the supplier time zone', () => {
+      const at = (hh: number, mm: number) => Date.UTC(2026, 0, 1, hh, mm) - WIB;
+      expect(inCutOff({ start_cut_off: '23:00', end_cut_off: '01:00' }, at(0, 30))).toBe(true);
+      expect(inCutOff({ start_cut_off: '23:00', end_cut_off: '01:00' }, at(1, 0))).toBe(false);
+      expect(inCutOff({ start_cut_off: '23:00', end_cut_off: '01:00' }, at(23, 0))).toBe(true);
+      expect(inCutOff({ start_cut_off: '01:00', end_cut_off: '03:00' }, at(0, 59))).toBe(false);
+      expect(inCutOff({ start_cut_off: '00:00', end_cut_off: '00:00' }, at(12, 0))).toBe(false);
+    });
+  });
+
+  describe('health', () => {
+    it('reads the deposit (in minor units) and is up', async () => {
+      fake.deposit = 750_000;
+      expect(await dz.health()).toBe('up');
+      expect(deposits.at(-1)).toBe(750_000);
+    });
+
+    it('is down when the account is refused (rc 45, IP not whitelisted)', async () => {
+      fake.failAll = '45';
+      expect(await dz.health()).toBe('down');
+    });
+
+    it('is down when most recent orders got no readable answer', async () => {
+      const quick = make({}, { timeoutMs: 100 });
+      for (let i = 0; i < 10; i++) {
+        const o = order();
+        fake.behaviours.set(o.target, { kind: 'hang' });
+        await quick.submit(o);
+      }
+      fake.releaseHeld();
+      expect(await quick.health()).toBe('down');
+      expect(await dz.health()).toBe('up');
+    });
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
