@@ -109,7 +109,7 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     }
     expect((await op.get('/suppliers')).body.data.suppliers).toHaveLength(before);
     expect(await db().selectFrom('product_routes').select('id').where('supplier_sku', '=', 'FF310').execute()).toEqual([]);
-    const usd = new ManageSupply({ db: db(), secrets: t.platform.secrets, clock: t.platform.clock, ids: t.platform.ids, currency: { code: 'USD', decimals: 2, maxAmount: 100_000_000_000 } });
+    const usd = new ManageSupply({ db: db(), dialect: t.store.kind, refreshSupply: t.platform.refreshSupply, secrets: t.platform.secrets, clock: t.platform.clock, ids: t.platform.ids, currency: { code: 'USD', decimals: 2, maxAmount: 100_000_000_000 } });
     await expect(usd.addDigiflazz({ name: 'DZ USD', username: 'u', apiKey: 'k' }, 'cli')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
