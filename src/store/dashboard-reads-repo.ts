@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
+import type { Dialect } from './db.js';
 import { toRecord } from './orders-repo.js';
 import { ALL_ORDERS, type DB } from './schema.js';
 
@@ -21,7 +22,10 @@ const DAY_MS = 86_400_000;
  * reseller and walks that reseller's index ranges.
  */
 export class DashboardReadsRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   private searched(f: OrderSearch) {
     let q = this.db.selectFrom('orders').where('reseller_id', '=', f.resellerId);
@@ -30,12 +34,11 @@ export class DashboardReadsRepo {
     if (f.to !== null) q = q.where('created_at', '<=', f.to);
     if (f.productCode !== null) q = q.where('product_code', '=', f.productCode);
     if (f.refPrefix !== null) {
-      // A range on the (reseller_id, ref_id) unique index (binary order: SQLite's default,
-      // and the C collation; the exact prefix test keeps any other collation correct).
-      q = q
-        .where('ref_id', '>=', f.refPrefix)
-        .where('ref_id', '<', `${f.refPrefix}\u{10FFFF}`)
-        .where(sql<string>`substr(ref_id, 1, ${f.refPrefix.length})`, '=', f.refPrefix);
+      // SQLite: a range on the (reseller_id, ref_id) unique index (its text order is binary).
+      // PostgreSQL: the database's collation may not sort a prefix's matches together (only
+      // "C" does), so the exact prefix test alone, over the reseller's orders.
+      if (this.dialect === 'sqlite') q = q.where('ref_id', '>=', f.refPrefix).where('ref_id', '<', `${f.refPrefix}\u{10FFFF}`);
+      q = q.where(sql<string>`substr(ref_id, 1, ${[...f.refPrefix].length})`, '=', f.refPrefix); // characters (code points), as substr counts
     }
     return q;
   }

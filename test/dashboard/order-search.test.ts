@@ -50,7 +50,7 @@ describe.each(storeKinds())('dashboard order search, detail and exports (%s)', (
     await a.client.post('/whitelist', { ip: '127.0.0.1' });
     await a.client.post('/whitelist', { ip: '::1' });
     api = (await generateKey(t, a.client)).api;
-    for (const [ref, code] of [['shop-A-1', 'FF-100'], ['shop-A-2', 'ML-86'], ['shop-B-1', 'FF-100'], ['other-1', 'FF-100']] as const) {
+    for (const [ref, code] of [['shop-A-1', 'FF-100'], ['shop-A-2', 'ML-86'], ['shop-B-1', 'FF-100'], ['other-1', 'FF-100'], ['🎮-é-1', 'FF-100']] as const) {
       const o = await api.post('/order', { ref_id: ref, product_code: code, target: '5550001', zone: code === 'ML-86' ? '2001' : undefined });
       expect(o.status, o.text).toBe(200);
       placed.push({ id: o.body.data.order_id, ref, code });
@@ -69,8 +69,10 @@ describe.each(storeKinds())('dashboard order search, detail and exports (%s)', (
   it('filters by product_code and by ref_id prefix, with exact totals, combined with status', async () => {
     const byProduct = await a.client.get('/orders?product_code=FF-100');
     expectDeclared(t, 'GET', '/orders', byProduct);
-    expect(byProduct.body.meta.total).toBe(3);
-    expect(byProduct.body.data.orders.map((o: any) => o.ref_id).sort()).toEqual(['other-1', 'shop-A-1', 'shop-B-1']);
+    expect(byProduct.body.meta.total).toBe(4);
+    expect(byProduct.body.data.orders.map((o: any) => o.ref_id).sort()).toEqual(['other-1', 'shop-A-1', 'shop-B-1', '🎮-é-1'].sort());
+    // A prefix with characters outside ASCII (one of them outside the BMP).
+    expect((await a.client.get(`/orders?ref_id=${encodeURIComponent('🎮-é')}`)).body.data.orders.map((o: any) => o.ref_id)).toEqual(['🎮-é-1']);
 
     const byRef = await a.client.get('/orders?ref_id=shop-A');
     expect(byRef.body.data.orders.map((o: any) => o.ref_id).sort()).toEqual(['shop-A-1', 'shop-A-2']);

@@ -12,7 +12,7 @@ import { IpWhitelist } from './whitelist.js';
 
 /** The reseller dashboard API's use cases, built once by the composition root. */
 export function createAccountServices(core: ServiceCore) {
-  const reads = new DashboardReadsRepo(core.db);
+  const reads = new DashboardReadsRepo(core.db, core.dialect);
   return {
     registration: new Registration(core),
     invitation: new AcceptInvitation(core),
