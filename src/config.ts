@@ -38,6 +38,13 @@ export interface Config {
   callbackAllowPrivateTargets: boolean;
   /** Lifetime of an operator or dashboard sign-in session. */
   sessionTtlMs: number;
+  /**
+   * The service's public origin (https://topup.example.com), if set: the one Origin browser
+   * sessions accept and the base URL the dashboard shows; unset, both follow the Host header.
+   */
+  publicBaseUrl: string | null;
+  /** Session cookies carry Secure (on unless NODE_ENV is development or test). */
+  secureCookies: boolean;
 }
 
 export class ConfigError extends Error {
@@ -170,6 +177,17 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
     sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
+    publicBaseUrl: (() => {
+      const raw = str('PUBLIC_BASE_URL', '');
+      if (raw === '') return null;
+      try {
+        const u = new URL(raw);
+        if ((u.protocol === 'http:' || u.protocol === 'https:') && (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username) return u.origin;
+      } catch { /* reported below */ }
+      problems.push(`PUBLIC_BASE_URL must be an origin such as https://topup.example.com, with no path (got "${raw}")`);
+      return null;
+    })(),
+    secureCookies: envName === 'production',
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

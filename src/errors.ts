@@ -41,6 +41,7 @@ export const ERRORS = {
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
+  CSRF_REJECTED: 403, // a browser-session request that changes state without the CSRF token, or from another site
   // Routing (not in the spec's tables; same envelope)
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

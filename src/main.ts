@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -129,7 +130,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const helpers = overrides.storeHelpers ?? true;
   const database = openDatabase(config.store, { threads: helpers });
   await migrateToLatest(database);
-  const secrets = createSecretBox(config.masterKey ?? loadOrCreateMasterKey(config.dataDir));
+  const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
+  const secrets = createSecretBox(masterKey);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
   if (redis) await redisReady(redis, logger);
@@ -177,7 +179,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
 
   const accounts = new AccountsRepo(db);
   const hasher = scryptHasher(overrides.passwordCost);
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs });
+  // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
+  const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey });
+  const browser = { secureCookies: config.secureCookies, publicOrigin: config.publicBaseUrl };
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
@@ -206,8 +211,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
-  await app.register(adminApi({ sessions, registry: routes, services: operator }), { prefix: ADMIN_PREFIX });
-  await app.register(dashboardApi({ sessions, registry: routes, services: account, present }), { prefix: DASHBOARD_PREFIX });
+  await app.register(adminApi({ sessions, registry: routes, services: operator, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now() }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.

@@ -2,8 +2,11 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
 import { AppError } from '../errors.js';
-import type { AccountPrincipal, OperatorPrincipal, Sessions } from '../services/sessions.js';
+import { bearerToken, type AccountPrincipal, type OperatorPrincipal, type Sessions } from '../services/sessions.js';
 import { parseJsonBody } from './app.js';
+import {
+  assertSameOrigin, changesState, clearSessionCookie, CSRF_HEADER, readCookie, SESSION_COOKIES, setSessionCookie, type BrowserSessionOptions,
+} from './browser-session.js';
 
 /** The session-authenticated JSON APIs beside the reseller API v1. */
 export type JsonApiName = 'admin' | 'dashboard';
@@ -31,6 +34,8 @@ export interface RouteDoc {
   paged: boolean;
   /** Codes this route answers besides the session and validation ones every route has. */
   errors: ErrorCode[];
+  /** 'csv': the success answer is a text/csv attachment, not the JSON envelope. */
+  produces: 'json' | 'csv';
 }
 
 export class RouteRegistry {
@@ -49,9 +54,21 @@ export interface RouteContext<A extends JsonApiName, B, Q, P> {
   /** The signed-in operator or reseller; absent (never read it) on routes with auth: false. */
   who: PrincipalOf<A>;
   ip: string;
-  /** The raw Authorization header, for sign-out. */
+  /**
+   * The session's credential as an Authorization header value, whether it came in that header
+   * or in the browser cookie (sign-out, password change keep or end "this" session by it).
+   */
   authorization: string | undefined;
+  /** The session behind the request (absent on routes with auth: false). */
+  session: RequestSession | undefined;
   reply: FastifyReply;
+}
+
+/** How the request proved its session, and until when the session lasts. */
+export interface RequestSession {
+  token: string;
+  via: 'bearer' | 'cookie';
+  expiresAt: number;
 }
 
 export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends TSchema, P extends TSchema> {
@@ -67,8 +84,16 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   response: TSchema;
   paged?: boolean;
   errors?: ErrorCode[];
-  /** Returns the success envelope's `data` (and `meta` for paged lists). */
-  handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown }>;
+  /** 'csv': the handler returns a file (text/csv attachment) instead of the JSON envelope. */
+  produces?: 'json' | 'csv';
+  /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
+  handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown } | { file: FileAnswer }>;
+}
+
+/** A download: served as an attachment with this name. */
+export interface FileAnswer {
+  filename: string;
+  body: string;
 }
 
 declare module 'fastify' {
@@ -81,6 +106,14 @@ declare module 'fastify' {
 export type JsonApiKit<A extends JsonApiName> = {
   readonly api: A;
   route<B extends TSchema = TSchema, Q extends TSchema = TSchema, P extends TSchema = TSchema>(spec: RouteSpec<A, B, Q, P>): void;
+  /** Browser sessions: what a sign-in (or registration, invitation) answers besides the token. */
+  readonly browser: {
+    /** Sets the session cookie and returns the session's CSRF token (for `csrf_token` in the answer). */
+    open(reply: FastifyReply, session: { token: string; expiresAt: number }): string;
+    /** Clears the session cookie (sign-out). */
+    close(reply: FastifyReply): void;
+    csrfToken(token: string): string;
+  };
 };
 
 /**
@@ -91,15 +124,35 @@ export type JsonApiKit<A extends JsonApiName> = {
  */
 export function jsonApi<A extends JsonApiName>(
   app: FastifyInstance,
-  opts: { api: A; prefix: string; sessions: Sessions; registry: RouteRegistry },
+  opts: { api: A; prefix: string; sessions: Sessions; registry: RouteRegistry; browser: BrowserSessionOptions; now: () => number },
 ): JsonApiKit<A> {
   const kind = opts.api === 'admin' ? 'operator' : 'reseller';
-  const principals = new WeakMap<FastifyRequest, PrincipalOf<A>>();
+  const principals = new WeakMap<FastifyRequest, { who: PrincipalOf<A>; session: RequestSession }>();
+  const cookieName = SESSION_COOKIES[opts.api].name;
 
+  // A bearer header wins (scripts: no ambient credential, no CSRF check); without one, the
+  // browser cookie, and then a state-changing request must come from our origin and carry
+  // the session's CSRF token. Sign-in and registration (no session yet) get the origin check,
+  // so another site cannot sign a browser into an account of its choosing.
   app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization;
+    const cookieToken = header === undefined ? readCookie(req.headers.cookie, cookieName) : null;
+    const unsafe = changesState(req.method);
+    if (unsafe && header === undefined && (cookieToken !== null || req.routeOptions.config.sessionFree)) assertSameOrigin(req, opts.browser);
     if (req.routeOptions.config.sessionFree) return;
-    const who = await opts.sessions.authenticate(req.headers.authorization, kind as 'operator' & 'reseller');
-    principals.set(req, who as PrincipalOf<A>);
+    if (header !== undefined) {
+      const token = bearerToken(header);
+      if (!token) throw new AppError('UNAUTHENTICATED', 'sign in first and send the session token as "Authorization: Bearer <token>"');
+      const r = await opts.sessions.resolve(token, kind);
+      principals.set(req, { who: r.who as PrincipalOf<A>, session: { token, via: 'bearer', expiresAt: r.expiresAt } });
+      return;
+    }
+    if (cookieToken === null) throw new AppError('UNAUTHENTICATED', 'sign in first (session cookie) or send the session token as "Authorization: Bearer <token>"');
+    const r = await opts.sessions.resolve(cookieToken, kind);
+    if (unsafe && !opts.sessions.csrfMatches(cookieToken, firstHeader(req.headers[CSRF_HEADER]))) {
+      throw new AppError('CSRF_REJECTED', 'refused: a request authenticated by the session cookie that changes state needs the X-CSRF-Token header (csrf_token from sign-in or GET /auth/session)');
+    }
+    principals.set(req, { who: r.who as PrincipalOf<A>, session: { token: cookieToken, via: 'cookie', expiresAt: r.expiresAt } });
   });
 
   app.addHook('preValidation', async (req) => {
@@ -116,11 +169,19 @@ export function jsonApi<A extends JsonApiName>(
 
   return {
     api: opts.api,
+    browser: {
+      open(reply, session) {
+        setSessionCookie(reply, opts.api, session.token, session.expiresAt, opts.now(), opts.browser);
+        return opts.sessions.csrfToken(session.token);
+      },
+      close: (reply) => clearSessionCookie(reply, opts.api, opts.browser),
+      csrfToken: (token) => opts.sessions.csrfToken(token),
+    },
     route(spec) {
       const auth = spec.auth ?? true;
       opts.registry.routes.push({
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
-        summary: spec.summary, description: spec.description, tag: spec.tag, auth,
+        summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
       });
       app.route({
@@ -134,13 +195,24 @@ export function jsonApi<A extends JsonApiName>(
           ...(spec.params ? { params: spec.params } : {}),
         },
         handler: async (req, reply) => {
+          const auth = principals.get(req);
           const out = await spec.handler({
             body: req.body as never, query: req.query as never, params: req.params as never,
-            who: principals.get(req) as PrincipalOf<A>, ip: req.ip, authorization: req.headers.authorization, reply,
+            who: auth?.who as PrincipalOf<A>, ip: req.ip, reply, session: auth?.session,
+            authorization: auth ? `Bearer ${auth.session.token}` : req.headers.authorization,
           });
+          if ('file' in out) {
+            return reply
+              .header('content-type', 'text/csv; charset=utf-8')
+              .header('content-disposition', `attachment; filename="${out.file.filename.replace(/[^\w.-]/g, '_')}"`)
+              .header('cache-control', 'no-store')
+              .send(out.file.body);
+          }
           return out.meta === undefined ? { success: true, data: out.data } : { success: true, data: out.data, meta: out.meta };
         },
       });
     },
   };
 }
+
+const firstHeader = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

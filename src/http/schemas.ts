@@ -37,8 +37,9 @@ export const SignInBody = Type.Object(
 );
 
 export const SessionData = Type.Object({
-  token: Type.String({ description: 'send as "Authorization: Bearer <token>"; shown once' }),
+  token: Type.String({ description: 'send as "Authorization: Bearer <token>" (scripts); browsers use the HttpOnly session cookie set by the same answer' }),
   expires_at: IsoTime(),
+  csrf_token: Type.String({ description: 'send as X-CSRF-Token on POST, PUT, PATCH and DELETE authenticated by the session cookie' }),
 });
 
 export const Ok = Type.Object({ ok: Type.Literal(true) });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PasswordHasher } from '../adapters/password-hasher.js';
 import type { RateLimiter } from '../adapters/rate-limiter.js';
 import { AppError } from '../errors.js';
@@ -42,8 +42,29 @@ export class Sessions {
   private dummyHash: Promise<string> | null = null;
 
   constructor(
-    private readonly deps: { accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number },
+    private readonly deps: {
+      accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number;
+      /** Server key of the CSRF tokens (derived from the master key by the composition root). */
+      csrfKey: Buffer;
+    },
   ) {}
+
+  /**
+   * The CSRF token of a session: an HMAC of the token's stored hash under a server key. It is
+   * stable for the session's life, needs no storage, and cannot be made without the key, so a
+   * page of another site that can make the browser send the cookie cannot produce it.
+   */
+  csrfToken(sessionToken: string): string {
+    return createHmac('sha256', this.deps.csrfKey).update(`csrf:${hashToken(sessionToken)}`).digest('base64url');
+  }
+
+  /** Whether `given` is the session's CSRF token (timing-safe). */
+  csrfMatches(sessionToken: string, given: string | undefined): boolean {
+    if (!given) return false;
+    const want = Buffer.from(this.csrfToken(sessionToken));
+    const got = Buffer.from(given);
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
 
   async signIn(kind: 'operator' | 'reseller', email: unknown, password: unknown, ip: string): Promise<{ token: string; expiresAt: number; subjectId: string }> {
     if (typeof email !== 'string' || typeof password !== 'string') throw new AppError('VALIDATION_ERROR', 'email and password are required (strings)');
@@ -79,6 +100,14 @@ export class Sessions {
   async authenticate(authorization: string | undefined, kind: 'operator' | 'reseller'): Promise<SessionPrincipal> {
     const token = /^Bearer\s+(\S{1,200})$/i.exec(authorization ?? '')?.[1];
     if (!token) throw new AppError('UNAUTHENTICATED', 'sign in first and send the session token as "Authorization: Bearer <token>"');
+    return (await this.resolve(token, kind)).who;
+  }
+
+  /** The principal of a session token (from a bearer header or a browser cookie) and when the session ends. */
+  async resolve(token: string, kind: 'operator'): Promise<{ who: OperatorPrincipal; expiresAt: number }>;
+  async resolve(token: string, kind: 'reseller'): Promise<{ who: AccountPrincipal; expiresAt: number }>;
+  async resolve(token: string, kind: 'operator' | 'reseller'): Promise<{ who: SessionPrincipal; expiresAt: number }>;
+  async resolve(token: string, kind: 'operator' | 'reseller'): Promise<{ who: SessionPrincipal; expiresAt: number }> {
     const { accounts, clock } = this.deps;
     const session = await accounts.findSession(hashToken(token), clock.now());
     if (!session) throw new AppError('UNAUTHENTICATED', 'the session token is unknown or expired; sign in again');
@@ -88,11 +117,11 @@ export class Sessions {
     if (kind === 'operator') {
       const op = await accounts.operatorById(session.subject_id);
       if (!op || op.disabled_at !== null) throw new AppError('UNAUTHENTICATED', 'this operator account is disabled');
-      return { kind, operatorId: op.id, email: op.email };
+      return { who: { kind, operatorId: op.id, email: op.email }, expiresAt: Number(session.expires_at) };
     }
     const r = await accounts.resellerSubject(session.subject_id);
     if (!r) throw new AppError('UNAUTHENTICATED', 'this account no longer exists');
-    return { kind, resellerId: r.id, email: r.email, status: r.status };
+    return { who: { kind, resellerId: r.id, email: r.email, status: r.status }, expiresAt: Number(session.expires_at) };
   }
 
   async signOut(authorization: string | undefined): Promise<void> {

@@ -78,8 +78,10 @@ describe.each(storeKinds())('dashboard orders and wallet (%s)', (kind) => {
     const r = await a.client.get(`/orders/${id}`);
     expectDeclared(t, 'GET', '/orders/{id}', r);
     const v1 = await api.get(`/order-status?ref_id=${ref}`);
-    const { callbacks, ...order } = r.body.data;
+    const { callbacks, ledger_entries, timeline, ...order } = r.body.data;
     expect(order).toEqual(v1.body.data);
+    expect(ledger_entries.length).toBeGreaterThanOrEqual(1);
+    expect(timeline[0].event).toBe('placed');
     expect(Array.isArray(callbacks)).toBe(true);
 
     const resend = await a.client.post(`/orders/${id}/resend-callback`);

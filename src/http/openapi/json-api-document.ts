@@ -6,12 +6,12 @@ const TITLES: Record<JsonApiName, { title: string; prefix: string; description: 
   admin: {
     title: 'Top-up operator API',
     prefix: '/admin/v1',
-    description: 'The operator API: resellers, catalog, suppliers, orders and wallets. Sign in with POST /auth/sign-in, then send `Authorization: Bearer <token>`.',
+    description: 'The operator API: resellers, catalog, suppliers, orders and wallets. Sign in with POST /auth/sign-in, then send `Authorization: Bearer <token>` (scripts) or let the browser send the `topup_admin_session` cookie (state-changing requests then need `X-CSRF-Token`).',
   },
   dashboard: {
     title: 'Top-up reseller dashboard API',
     prefix: '/dashboard/v1',
-    description: 'The reseller self-service API (registration, API keys, IP whitelist, callback URL, orders and wallet) behind the dashboard. Bearer sessions, not the HMAC signature of API v1.',
+    description: 'The reseller self-service API (registration, API keys, IP whitelist, callback URL, orders and wallet) behind the dashboard. Sessions, not the HMAC signature of API v1: `Authorization: Bearer <token>` (scripts) or the `topup_dashboard_session` cookie (browsers; state-changing requests then need `X-CSRF-Token`).',
   },
 };
 
@@ -20,7 +20,7 @@ function commonErrors(route: RouteDoc): DocumentedError[] {
   return [
     ...(route.auth ? (['UNAUTHENTICATED', 'FORBIDDEN'] as const) : []),
     'VALIDATION_ERROR',
-    ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE'] as const) : []),
+    ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'CSRF_REJECTED'] as const) : []),
     'INTERNAL_ERROR',
   ];
 }
@@ -33,14 +33,16 @@ function operation(route: RouteDoc) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    security: route.auth ? [{ bearer: [] }] : [],
+    security: route.auth ? [{ bearer: [] }, { cookie: [] }] : [],
     parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
     responses: {
       200: {
         description: 'success',
         headers: { 'X-Request-Id': REQUEST_ID_HEADER },
-        content: { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
+        content: route.produces === 'csv'
+          ? { 'text/csv': { schema: { type: 'string', description: 'UTF-8 CSV with a header row, sent as an attachment' } } }
+          : { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
       },
       ...errorResponses([...commonErrors(route), ...route.errors], (status) => ({
         'X-Request-Id': REQUEST_ID_HEADER,
@@ -68,7 +70,13 @@ export function buildJsonApiDocument(registry: RouteRegistry, api: JsonApiName):
     paths,
     components: {
       schemas: { PageMeta: plain(PageMeta) },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the session token from POST /auth/sign-in' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'the session token from POST /auth/sign-in' },
+        cookie: {
+          type: 'apiKey', in: 'cookie', name: api === 'admin' ? 'topup_admin_session' : 'topup_dashboard_session',
+          description: 'the HttpOnly session cookie set at sign-in; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (csrf_token) and, from a browser, this service as Origin (else 403 CSRF_REJECTED)',
+        },
+      },
     },
   };
 }

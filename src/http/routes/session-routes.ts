@@ -2,30 +2,50 @@ import { Type } from '@sinclair/typebox';
 import { isoMillis } from '../../domain/order.js';
 import type { Sessions } from '../../services/sessions.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
-import { Ok, SessionData, SignInBody } from '../schemas.js';
+import { IsoTime, Ok, SessionData, SignInBody } from '../schemas.js';
 
-/** Sign-in and sign-out, the same on the operator and the dashboard API but for whose session it is. */
+/**
+ * Sign-in, sign-out and the current session, the same on the operator and the dashboard API
+ * but for whose session it is. Sign-in answers the token (scripts) and sets the browser
+ * session cookie with its CSRF token (the UI), so one call serves both.
+ */
 export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, sessions: Sessions, signInSummary: string) {
   const kind = (kit.api === 'admin' ? 'operator' : 'reseller') as 'operator' | 'reseller';
   const idField = kind === 'operator' ? 'operator_id' : 'reseller_id';
   kit.route({
     method: 'POST', url: '/auth/sign-in', tag: 'Session', auth: false,
     summary: signInSummary,
+    description: 'Also sets the HttpOnly, SameSite=Strict session cookie; a browser then sends `X-CSRF-Token: <csrf_token>` on every state-changing request.',
     body: SignInBody,
     response: Type.Object({ ...SessionData.properties, [idField]: Type.String() }),
     errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
-    handler: async ({ body, ip }) => {
+    handler: async ({ body, ip, reply }) => {
       const s = await sessions.signIn(kind, body.email, body.password, ip);
-      return { data: { token: s.token, expires_at: isoMillis(s.expiresAt), [idField]: s.subjectId } };
+      const csrf = kit.browser.open(reply, s);
+      return { data: { token: s.token, expires_at: isoMillis(s.expiresAt), csrf_token: csrf, [idField]: s.subjectId } };
     },
   });
 
   kit.route({
+    method: 'GET', url: '/auth/session', tag: 'Session',
+    summary: 'The current session (cookie or bearer): who, until when, and its CSRF token',
+    description: 'What a browser UI calls on load: 401 UNAUTHENTICATED means "go to sign-in".',
+    response: Type.Object({ [idField]: Type.String(), email: Type.String(), expires_at: IsoTime(), csrf_token: Type.String() }),
+    handler: async ({ who, session }) => ({
+      data: {
+        [idField]: who.kind === 'operator' ? who.operatorId : who.resellerId,
+        email: who.email, expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
+      },
+    }),
+  });
+
+  kit.route({
     method: 'POST', url: '/auth/sign-out', tag: 'Session',
-    summary: 'End this session (the token stops working at once)',
+    summary: 'End this session (the token stops working at once) and clear the session cookie',
     response: Ok,
-    handler: async ({ authorization }) => {
+    handler: async ({ authorization, reply }) => {
       await sessions.signOut(authorization);
+      kit.browser.close(reply);
       return { data: { ok: true } };
     },
   });

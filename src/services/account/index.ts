@@ -1,3 +1,4 @@
+import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
 import { ApiKeys } from './api-keys.js';
 import { AccountOrders } from './orders.js';
@@ -7,12 +8,13 @@ import { IpWhitelist } from './whitelist.js';
 
 /** The reseller dashboard API's use cases, built once by the composition root. */
 export function createAccountServices(core: ServiceCore) {
+  const reads = new DashboardReadsRepo(core.db);
   return {
     registration: new Registration(core),
     profile: new AccountProfile(core),
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),
-    orders: new AccountOrders(core),
+    orders: new AccountOrders(core, reads),
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

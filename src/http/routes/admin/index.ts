@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperatorServices } from '../../../services/operator/index.js';
 import type { Sessions } from '../../../services/sessions.js';
+import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import { catalogRoutes } from './catalog.js';
@@ -13,6 +14,9 @@ import { resellerRoutes } from './resellers.js';
 export interface AdminApiDeps {
   sessions: Sessions;
   registry: RouteRegistry;
+  /** Cookie and origin settings of browser sessions. */
+  browser: BrowserSessionOptions;
+  now: () => number;
   services: OperatorServices;
 }
 
@@ -21,7 +25,7 @@ export const ADMIN_PREFIX = '/admin/v1';
 /** The operator API (/admin/v1): one module per area, each declaring its routes through the kit. */
 export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
-    const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry });
+    const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
     operatorRoutes(kit, deps);
     catalogRoutes(kit, deps.services);

@@ -35,9 +35,10 @@ export function accountRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDe
     ),
     response: Type.Object({ ...SessionData.properties, reseller_id: Type.String(), status: Type.Literal('pending') }),
     errors: ['CONFLICT', 'TOO_MANY_ATTEMPTS'],
-    handler: async ({ body, ip }) => {
+    handler: async ({ body, ip, reply }) => {
       const r = await registration.register(body, ip);
-      return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), reseller_id: r.resellerId, status: r.status } };
+      const csrf = kit.browser.open(reply, r.session);
+      return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), csrf_token: csrf, reseller_id: r.resellerId, status: r.status } };
     },
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountServices } from '../../../services/account/index.js';
 import type { Sessions } from '../../../services/sessions.js';
+import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
@@ -12,6 +13,9 @@ import { whitelistRoutes } from './whitelist.js';
 export interface DashboardApiDeps {
   sessions: Sessions;
   registry: RouteRegistry;
+  /** Cookie and origin settings of browser sessions. */
+  browser: BrowserSessionOptions;
+  now: () => number;
   services: AccountServices;
   /** The API v1 shapes (orders, ledger entries, callback logs) and money in major units. */
   present: Presenters;
@@ -22,7 +26,7 @@ export const DASHBOARD_PREFIX = '/dashboard/v1';
 /** The reseller self-service API (/dashboard/v1), separate from the HMAC-signed API v1. */
 export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
-    const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry });
+    const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
     accountRoutes(kit, deps);
     apiKeyRoutes(kit, deps);
