@@ -29,7 +29,7 @@ export const en = {
     submit: 'Set password and sign in',
     noToken: 'This invitation link has no token. Open the link from your invitation email again.',
   },
-  password: {
+  changePassword: {
     title: 'Change password',
     current: 'Current password',
     new: 'New password',
@@ -66,7 +66,7 @@ export const id: Messages<typeof en> = {
     submit: 'Simpan kata sandi dan masuk',
     noToken: 'Tautan undangan ini tidak memiliki token. Buka lagi tautan dari email undangan Anda.',
   },
-  password: {
+  changePassword: {
     title: 'Ubah kata sandi',
     current: 'Kata sandi saat ini',
     new: 'Kata sandi baru',

@@ -38,23 +38,39 @@ export function createApiClient<Paths extends {}>(prefix: string): Client<Paths>
   return client;
 }
 
-interface Envelope<T> {
-  success: true;
-  data: T;
-  meta?: unknown;
-}
+type Outcome = { data?: unknown; error?: unknown; response: Response };
+/** What a call's success envelope holds in `data`. */
+export type DataOf<R extends Outcome> = NonNullable<R['data']> extends { data: infer D } ? D : never;
 
-/** The envelope of a successful call, or an ApiError with the API's code and message. */
-export async function call<E>(pending: Promise<{ data?: E; error?: unknown; response: Response }>): Promise<E> {
+/** The success envelope of a call, or an ApiError with the API's code and message. */
+export async function call<R extends Outcome>(pending: Promise<R>): Promise<NonNullable<R['data']>> {
   const { data, error, response } = await pending;
-  if (response.ok && data !== undefined) return data;
+  if (response.ok && data !== undefined) return data as NonNullable<R['data']>;
   const body = (error ?? {}) as { error?: string; message?: string; request_id?: string };
   throw new ApiError(response.status, body.error ?? `HTTP_${response.status}`, body.message ?? response.statusText, body.request_id ?? null);
 }
 
 /** Just `data` of the success envelope. */
-export async function callData<T>(pending: Promise<{ data?: Envelope<T>; error?: unknown; response: Response }>): Promise<T> {
-  return (await call(pending)).data;
+export async function callData<R extends Outcome>(pending: Promise<R>): Promise<DataOf<R>> {
+  return ((await call(pending)) as unknown as { data: DataOf<R> }).data;
 }
 
 export const isUnauthenticated = (e: unknown) => e instanceof ApiError && e.status === 401;
+
+/**
+ * A call to an endpoint of the web contract (docs/web-contract) that the API's OpenAPI
+ * document does not declare yet; typed by the caller. Same cookies, CSRF and errors.
+ */
+export async function contractCall<T>(method: string, url: string, body?: unknown): Promise<T> {
+  return (await contractEnvelope<T>(method, url, body)).data;
+}
+
+export async function contractEnvelope<T, M = unknown>(method: string, url: string, body?: unknown): Promise<{ data: T; meta?: M }> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (STATE_CHANGING.has(method) && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(url, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP_${res.status}`, json.message ?? res.statusText, json.request_id ?? null);
+  return json as { data: T; meta?: M };
+}
