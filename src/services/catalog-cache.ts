@@ -85,9 +85,13 @@ export class CatalogCache {
     return m ? CatalogCache.memo(m.views, `${who.resellerId}\u0000${who.tier}`, load) : load();
   }
 
-  async listProducts(who: CatalogViewer, opts: { categorySlug: string | null; limit: number; offset: number }) {
+  async listProducts(who: CatalogViewer, opts: { categorySlug: string | null; search?: string | null; limit: number; offset: number }) {
     const { products } = await this.view(who);
-    const matching = opts.categorySlug === null ? products : products.filter((p) => p.categorySlug === opts.categorySlug);
+    let matching = opts.categorySlug === null ? products : products.filter((p) => p.categorySlug === opts.categorySlug);
+    if (opts.search) {
+      const needle = opts.search.toLowerCase();
+      matching = matching.filter((p) => p.code.toLowerCase().includes(needle) || p.name.toLowerCase().includes(needle));
+    }
     return { products: matching.slice(opts.offset, opts.offset + opts.limit), total: matching.length };
   }
 

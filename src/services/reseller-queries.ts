@@ -3,7 +3,7 @@ import type { OrderRecord } from '../domain/order.js';
 import { assertNoControlChars } from '../domain/order-request.js';
 import { AppError } from '../errors.js';
 import type { CatalogProduct } from '../store/catalog-repo.js';
-import type { CatalogCache } from './catalog-cache.js';
+import type { CatalogCache, CatalogViewer } from './catalog-cache.js';
 import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { LedgerEntryType } from '../store/schema.js';
@@ -22,16 +22,20 @@ const MAX_SLUG = 100;
 export class ResellerQueries {
   constructor(private readonly deps: { catalog: CatalogCache; orders: OrdersRepo; ledger: LedgerRepo; clock: Clock }) {}
 
-  listCategories(who: ResellerPrincipal) {
+  listCategories(who: CatalogViewer) {
     return this.deps.catalog.listCategories(who);
   }
 
-  async listProducts(who: ResellerPrincipal, q: Query): Promise<Paged<CatalogProduct>> {
+  /** `q` (the dashboard's search; API v1's schema does not take it): code or name contains it, any case. */
+  async listProducts(who: CatalogViewer, q: Query): Promise<Paged<CatalogProduct>> {
     const page = parsePage(q);
     const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
     if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);
     if (slug !== null) assertNoControlChars('category_slug', slug);
-    const { products, total } = await this.deps.catalog.listProducts(who, { categorySlug: slug, limit: page.limit, offset: page.offset });
+    const search = typeof q.q === 'string' && q.q.trim() !== '' ? q.q.trim() : null;
+    if (search !== null && search.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `q must be at most ${MAX_SLUG} characters`);
+    if (search !== null) assertNoControlChars('q', search);
+    const { products, total } = await this.deps.catalog.listProducts(who, { categorySlug: slug, search, limit: page.limit, offset: page.offset });
     return { items: products, total, page };
   }
 

@@ -2,6 +2,9 @@ import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
 import { ApiKeys } from './api-keys.js';
 import { AccountOrders } from './orders.js';
+import { AccountOverview } from './overview.js';
+import { DeveloperInfo } from './developer.js';
+import { PriceList } from './price-list.js';
 import { AccountProfile } from './profile.js';
 import { Registration } from './registration.js';
 import { IpWhitelist } from './whitelist.js';
@@ -15,6 +18,9 @@ export function createAccountServices(core: ServiceCore) {
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),
     orders: new AccountOrders(core, reads),
+    overview: new AccountOverview(core, reads),
+    priceList: new PriceList(core),
+    developer: new DeveloperInfo(core),
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

@@ -7,6 +7,7 @@ import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
 import { accountRoutes } from './account.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { homeRoutes } from './home.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
 
@@ -32,5 +33,6 @@ export function dashboardApi(deps: DashboardApiDeps) {
     apiKeyRoutes(kit, deps);
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
+    homeRoutes(kit, deps);
   };
 }
