@@ -55,7 +55,7 @@ export function watch(page: Page) {
 }
 
 export async function missingKeys(page: Page): Promise<string[]> {
-  return page.evaluate(() => window.__missingI18nKeys ?? []);
+  return page.evaluate(() => (window as { __missingI18nKeys?: string[] }).__missingI18nKeys ?? []);
 }
 
 const axeSource = readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');

@@ -86,7 +86,7 @@ export default function Developers() {
                       <Group justify="flex-end" mb={4}>
                         <CopyButton value={c.code}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? t('copied') : t('copy')}</Button>}</CopyButton>
                       </Group>
-                      <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }}>{c.code}</Code>
+                      <Code block tabIndex={0} aria-label={c.label} style={{ whiteSpace: 'pre', overflowX: 'auto' }}>{c.code}</Code>
                     </Tabs.Panel>
                   ))}
                 </Tabs>
