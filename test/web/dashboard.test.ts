@@ -184,6 +184,44 @@ describe.skipIf(!browserAvailable).each(storeKinds())('reseller dashboard in a b
     await screenshot(page, 'order-detail-desktop');
   });
 
+  it("bad input in the other forms: the API's message by its field, nothing changed", async () => {
+    const before = await accountState(t, resellerId);
+    await page.goto('/dashboard/settings/password');
+    await settled(page);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('another long password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    const current = page.locator('.mantine-InputWrapper-root', { has: page.getByLabel('Current password') }).locator('.mantine-InputWrapper-error');
+    await current.waitFor();
+    await page.getByLabel('Current password').fill(password);
+    await page.getByLabel('New password').fill('short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    const fresh = page.locator('.mantine-InputWrapper-root', { has: page.getByLabel('New password') }).locator('.mantine-InputWrapper-error');
+    await fresh.waitFor();
+    expect(await fresh.textContent()).toMatch(/new_password/);
+    expect(await accountState(t, resellerId)).toEqual(before);
+
+    // A filter the API refuses (end before start) is shown by that field, in the URL as typed.
+    await page.goto('/dashboard/orders?start_date=2026-03-10&end_date=2026-03-01');
+    await settled(page);
+    const dateError = page.locator('.mantine-InputWrapper-error').first();
+    await dateError.waitFor();
+    expect(await dateError.textContent()).toMatch(/date/);
+  });
+
+  it('on a phone the navigation is a burger menu', async () => {
+    const c = await newContext(browser, t.origin, { phone: true });
+    await c.addCookies(await ctx.cookies());
+    const p = await c.newPage();
+    await p.goto('/dashboard/');
+    await settled(p);
+    await expect.poll(() => p.getByRole('link', { name: 'Wallet' }).isVisible()).toBe(false);
+    await p.getByRole('button', { name: 'Open navigation' }).click();
+    await p.getByRole('link', { name: 'Wallet' }).click();
+    await p.getByRole('heading', { name: 'Wallet' }).waitFor();
+    await c.close();
+  });
+
   it('a second reseller sees nothing of the first: its order URL answers not found', async () => {
     const other = await newContext(browser, t.origin);
     const p = await other.newPage();
