@@ -1,6 +1,6 @@
 /** Copy-paste examples of a signed POST /order, prefilled with the key and base URL; the secret comes from the environment. */
 export function examples(baseUrl: string, apiKey: string): { lang: string; label: string; code: string }[] {
-  const body = '{"product_code":"ML86","ref_id":"INV-1001","target":"12345678","zone":"1234"}';
+  const body = '{"product_code":"ML-86","ref_id":"INV-1001","target":"12345678","zone":"1234"}';
   return [
     {
       lang: 'bash', label: 'curl + openssl',
@@ -18,7 +18,7 @@ curl -sS -X POST '${baseUrl}/order' \\
       lang: 'javascript', label: 'Node.js',
       code: `import { createHmac } from 'node:crypto';
 
-const body = JSON.stringify({ product_code: 'ML86', ref_id: 'INV-1001', target: '12345678', zone: '1234' });
+const body = JSON.stringify({ product_code: 'ML-86', ref_id: 'INV-1001', target: '12345678', zone: '1234' });
 const ts = String(Date.now());
 const signature = createHmac('sha256', process.env.API_SECRET).update(body + ts).digest('hex');
 const res = await fetch('${baseUrl}/order', {
@@ -31,7 +31,7 @@ console.log(res.status, await res.json());`,
     {
       lang: 'php', label: 'PHP',
       code: `<?php
-$body = json_encode(['product_code' => 'ML86', 'ref_id' => 'INV-1001', 'target' => '12345678', 'zone' => '1234']);
+$body = json_encode(['product_code' => 'ML-86', 'ref_id' => 'INV-1001', 'target' => '12345678', 'zone' => '1234']);
 $ts = (string) round(microtime(true) * 1000);
 $sig = hash_hmac('sha256', $body . $ts, getenv('API_SECRET'));
 $ch = curl_init('${baseUrl}/order');
@@ -47,7 +47,7 @@ echo curl_exec($ch);`,
       lang: 'python', label: 'Python',
       code: `import hashlib, hmac, json, os, time, urllib.request
 
-body = json.dumps({"product_code": "ML86", "ref_id": "INV-1001", "target": "12345678", "zone": "1234"}, separators=(",", ":"))
+body = json.dumps({"product_code": "ML-86", "ref_id": "INV-1001", "target": "12345678", "zone": "1234"}, separators=(",", ":"))
 ts = str(int(time.time() * 1000))
 sig = hmac.new(os.environ["API_SECRET"].encode(), (body + ts).encode(), hashlib.sha256).hexdigest()
 req = urllib.request.Request("${baseUrl}/order", data=body.encode(), method="POST", headers={

@@ -55,7 +55,8 @@ export async function callData<R extends Outcome>(pending: Promise<R>): Promise<
   return ((await call(pending)) as unknown as { data: DataOf<R> }).data;
 }
 
-export const isUnauthenticated = (e: unknown) => e instanceof ApiError && e.status === 401;
+/** The session ended (not a wrong password, which is 401 INVALID_CREDENTIALS). */
+export const isUnauthenticated = (e: unknown) => e instanceof ApiError && e.status === 401 && e.code === 'UNAUTHENTICATED';
 
 /**
  * A call to an endpoint of the web contract (docs/web-contract) that the API's OpenAPI

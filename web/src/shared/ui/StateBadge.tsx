@@ -7,5 +7,5 @@ const COLORS: Record<string, string> = { processing: 'blue', success: 'green', f
 export function StateBadge(props: { state: string }) {
   const { t } = useTranslation();
   const known = props.state in COLORS;
-  return <Badge color={COLORS[props.state] ?? 'gray'} variant="light">{known ? t(`states.${props.state}`) : props.state}</Badge>;
+  return <Badge color={COLORS[props.state] ?? 'gray'} variant="light" miw="max-content">{known ? t(`states.${props.state}`) : props.state}</Badge>;
 }

@@ -32,7 +32,7 @@ export default function AcceptInvitation() {
       navigate('/', { replace: true });
     },
   });
-  const tokenError = form.error instanceof ApiError && /token/i.test(form.error.message) ? form.error.message : null;
+  const tokenError = form.error instanceof ApiError && (form.error.code === 'INVALID_INVITATION' || /token/i.test(form.error.message)) ? form.error.message : null;
   return (
     <PublicLayout title={t('appName')}>
       <Paper withBorder p="lg" radius="md">
