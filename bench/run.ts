@@ -28,6 +28,8 @@ const REDIS = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redi
 const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'docs';
 const MASTER_KEY = 'ef'.repeat(32);
 const MANY_RESELLERS = 100;
+/** B1-err: refused requests a second beside the orders (each one recorded among the recent API errors). */
+const REFUSALS_PER_SECOND = 200;
 /** B3's offered load (orders per second) and how long to wait for the backlog to settle. */
 const B3_RATE = 1000;
 const DRAIN_MS = SMOKE ? 20_000 : 120_000;
@@ -419,6 +421,29 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
         if (manyPair.non2xx) throw new Error(`B1 ${MANY_RESELLERS} resellers ${label}: ${manyPair.non2xx} non-2xx answers`);
         const b1many = manyPair.fig;
         add({ id: 'B1', figure: `POST /order, ${MANY_RESELLERS} resellers, ${CONNECTIONS} conns (${label}${manyPair.spread})`, value: b1many.rps, unit: 'orders/s', baseline: 'bare Fastify + same HMAC', baselineValue: manyPair.base.rps, p50: b1many.p50, p99: b1many.p99, rssMb: svc.peakRssMb(), cpuUs: manyPair.cpuUs, goal: kind === 'sqlite' ? 'ratio ≥ 0.5' : '-', goalRatio: kind === 'sqlite' ? 0.5 : undefined });
+
+        // B1 with a steady stream of refused requests (a wrong signature: recorded among the
+        // reseller's recent API errors) beside the orders, with recording on (this service)
+        // against the same service and store with API_ERROR_LOG=false, alternating rounds.
+        {
+          const off = await startService(store, dataDir, { ...extra, API_ERROR_LOG: 'false' });
+          try {
+            const refused = { ...creds, apiSecret: 'not-the-secret' };
+            const withRefusals = async (baseUrl: string, server: Started) => {
+              const [orders, refusals] = await Promise.all([
+                cannon({ url: `${baseUrl}/order`, method: 'POST', creds, body: orderBody(), duration: ROUND_SECONDS, server }),
+                cannon({ url: `${baseUrl}/balance`, method: 'GET', creds: refused, duration: ROUND_SECONDS, connections: 4, overallRate: REFUSALS_PER_SECOND }),
+              ]);
+              if (refusals.ok) throw new Error(`B1 with refusals ${label}: ${refusals.ok} refused requests were accepted`);
+              return orders;
+            };
+            const errPair = await paired(() => withRefusals(off.creds.baseUrl, off.svc), () => withRefusals(creds.baseUrl, svc));
+            if (errPair.fig.non2xx || errPair.base.non2xx) throw new Error(`B1 with refusals ${label}: non-2xx orders`);
+            add({ id: 'B1-err', figure: `POST /order, one hot reseller, ${CONNECTIONS} conns, with ${REFUSALS_PER_SECOND} refused requests/s beside it, recent API errors recorded (${label}${errPair.spread})`, value: errPair.fig.rps, unit: 'orders/s', baseline: 'the same with API_ERROR_LOG=false', baselineValue: errPair.base.rps, p50: errPair.fig.p50, p99: errPair.fig.p99, rssMb: svc.peakRssMb(), cpuUs: errPair.cpuUs, goal: 'ratio ≥ 0.95', goalRatio: 0.95 });
+          } finally {
+            await off.svc.stop();
+          }
+        }
 
         if (kind === 'postgres') {
           const pgb = pgbenchOrderTxn((store as { url: string }).url, resellerId);

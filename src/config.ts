@@ -45,6 +45,8 @@ export interface Config {
   publicBaseUrl: string | null;
   /** Session cookies carry Secure (on unless NODE_ENV is development or test). */
   secureCookies: boolean;
+  /** Record refused API v1 requests for the dashboard's "Recent API errors" (off only to measure its cost). */
+  apiErrorLog: boolean;
 }
 
 export class ConfigError extends Error {
@@ -188,6 +190,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return null;
     })(),
     secureCookies: envName === 'production',
+    apiErrorLog: bool('API_ERROR_LOG', true),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -54,6 +54,10 @@ import type { ServiceCore } from './services/core.js';
 import { createOperatorServices, type OperatorServices } from './services/operator/index.js';
 import { createAccountServices, type AccountServices } from './services/account/index.js';
 import { CallbackTest } from './services/account/callback-test.js';
+import { ApiErrorLog } from './services/api-error-log.js';
+import { ApiErrorsRepo } from './store/api-errors-repo.js';
+import { KnownCallerRefusal } from './services/authenticate.js';
+import { toAppError } from './http/errors.js';
 import { RouteRegistry } from './http/json-api.js';
 import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
@@ -92,6 +96,8 @@ export interface Platform {
   account: AccountServices;
   /** Every route of the operator and dashboard APIs, as declared (for the OpenAPI documents). */
   routes: RouteRegistry;
+  /** Refused API v1 requests, buffered for the dashboard (flush() writes them now). */
+  apiErrorLog: ApiErrorLog;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -123,6 +129,9 @@ const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxS
 
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
+
+/** How often a process running the worker prunes recent API errors older than 7 days. */
+const API_ERRORS_PRUNE_MS = 3_600_000;
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -208,6 +217,21 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);
   });
+  const apiErrorLog = new ApiErrorLog({
+    repo: new ApiErrorsRepo(db), clock, enabled: config.apiErrorLog, onError: (err) => logger.error({ err }, 'writing recent API errors failed'),
+  });
+  // Refused API v1 requests of a known API key, for the dashboard: only the error path pays,
+  // and only an append to memory (ApiErrorLog writes in batches off the request path).
+  app.addHook('onError', async (req, _reply, err) => {
+    if (!apiErrorLog.enabled || !req.url.startsWith('/api/')) return;
+    const resellerId = req.principal?.resellerId ?? (err instanceof KnownCallerRefusal ? err.resellerId : null);
+    if (!resellerId) return;
+    const e = toAppError(err);
+    apiErrorLog.record({
+      resellerId, at: clock.now(), method: req.method, path: (req.url.split('?')[0] ?? '').slice(0, 200), httpStatus: e.status,
+      error: e.code, message: e.message.slice(0, 500), ip: req.ip, requestId: req.id,
+    });
+  });
   app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
@@ -216,7 +240,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const callbackTest = new CallbackTest({
     db, secrets, send: postCallback, limiter, clock, ids, money: present.money, allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
-  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest }), { prefix: DASHBOARD_PREFIX });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.
@@ -229,16 +253,20 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
   let foldTimer: NodeJS.Timeout | null = null;
+  let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, routes,
+    core, operator, account, routes, apiErrorLog,
     startBackground() {
       runner.start();
       void refreshSafely();
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
+      // Recent API errors past 7 days go even when no new refusal triggers a prune.
+      pruneTimer = setInterval(() => apiErrorLog.prune().catch((err) => logger.error({ err }, 'pruning recent API errors failed')), API_ERRORS_PRUNE_MS);
+      pruneTimer.unref();
       if (database.dialect === 'postgres') {
         void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
@@ -249,8 +277,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
       if (foldTimer) clearInterval(foldTimer);
+      if (pruneTimer) clearInterval(pruneTimer);
       await runner.stop();
       await app.close();
+      await apiErrorLog.close();
       await feed?.stop();
       await database.close();
       if (redis) redis.disconnect();

@@ -17,6 +17,16 @@ export interface ResellerPrincipal {
   versions?: CacheVersions;
 }
 
+/**
+ * A refusal of a request whose API key is known: whose it was, so that the reseller can see
+ * it among its recent API errors (ApiErrorLog) although no principal was established.
+ */
+export class KnownCallerRefusal extends AppError {
+  constructor(readonly resellerId: string, code: 'IP_NOT_WHITELISTED' | 'TIMESTAMP_EXPIRED', message: string) {
+    super(code, message);
+  }
+}
+
 interface CachedCredential {
   cred: ApiCredential;
   secret: string;
@@ -76,14 +86,14 @@ export class Authenticator {
     if (!found) throw new AppError('INVALID_API_KEY', 'X-Api-Key is not a valid API key');
     const { cred } = found;
     if (!found.allows(h.ip)) {
-      throw new AppError('IP_NOT_WHITELISTED', `source IP ${h.ip} is not in this API key's IP whitelist; add it in Settings > API Keys > IP Whitelist`);
+      throw new KnownCallerRefusal(cred.resellerId, 'IP_NOT_WHITELISTED', `source IP ${h.ip} is not in this API key's IP whitelist; add it in Settings > API Keys > IP Whitelist`);
     }
     const ts = parseTimestamp(h.timestamp);
-    if (ts === null) throw new AppError('TIMESTAMP_EXPIRED', 'X-Timestamp header is required: current Unix time in milliseconds, as a string of digits');
+    if (ts === null) throw new KnownCallerRefusal(cred.resellerId, 'TIMESTAMP_EXPIRED', 'X-Timestamp header is required: current Unix time in milliseconds, as a string of digits');
     const now = this.clock.now();
     if (!timestampFresh(ts, now)) {
       const hint = ts < 1e11 ? '; it looks like seconds, send milliseconds' : '';
-      throw new AppError('TIMESTAMP_EXPIRED', `X-Timestamp is more than 5 minutes away from server time (${now})${hint}`);
+      throw new KnownCallerRefusal(cred.resellerId, 'TIMESTAMP_EXPIRED', `X-Timestamp is more than 5 minutes away from server time (${now})${hint}`);
     }
     return { resellerId: cred.resellerId, tier: cred.tier, active: cred.status === 'active', secret: found.secret, timestamp: h.timestamp!, versions };
   }

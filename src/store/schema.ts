@@ -260,6 +260,21 @@ export interface DB {
   operators: OperatorsTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+  api_errors: ApiErrorsTable;
+}
+
+/** Refused API v1 requests of identifiable resellers, kept 7 days, 500 a reseller (migration 017). */
+export interface ApiErrorsTable {
+  id: Generated<number>;
+  reseller_id: string;
+  at: number;
+  method: string;
+  path: string;
+  http_status: number;
+  error: string;
+  message: string;
+  ip: string;
+  request_id: string;
 }
 
 /** Orders per reseller, UTC hour of created_at and status; kept by triggers (migrations 006, 008, 012). */

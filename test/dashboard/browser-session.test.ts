@@ -56,9 +56,11 @@ describe.each(storeKinds())('browser sessions of the dashboard (%s)', (kind) => 
     expect(attrs).not.toContain('Secure');
     expect(Number(attrs.find((x) => x.startsWith('Max-Age='))!.slice(8))).toBeGreaterThan(3600);
     expect(csrf).toMatch(/^[\w-]{43}$/);
+    expect(signIn.headers['cache-control']).toBe('no-store');
 
     const s = await b.send('GET', '/auth/session');
     expectDeclared(t, 'GET', '/auth/session', s);
+    expect(s.headers['cache-control']).toBe('no-store');
     expect(s.body.data).toMatchObject({ email: expect.stringContaining('@example.com'), csrf_token: csrf, expires_at: signIn.body.data.expires_at });
     expect((await b.send('GET', '/me')).status).toBe(200);
   });

@@ -22,6 +22,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     handler: async ({ body, ip, reply }) => {
       const s = await sessions.signIn(kind, body.email, body.password, ip);
       const csrf = kit.browser.open(reply, s);
+      reply.header('cache-control', 'no-store');
       return { data: { token: s.token, expires_at: isoMillis(s.expiresAt), csrf_token: csrf, [idField]: s.subjectId } };
     },
   });
@@ -31,12 +32,16 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     summary: 'The current session (cookie or bearer): who, until when, and its CSRF token',
     description: 'What a browser UI calls on load: 401 UNAUTHENTICATED means "go to sign-in".',
     response: Type.Object({ [idField]: Type.String(), email: Type.String(), expires_at: IsoTime(), csrf_token: Type.String() }),
-    handler: async ({ who, session }) => ({
-      data: {
-        [idField]: who.kind === 'operator' ? who.operatorId : who.resellerId,
-        email: who.email, expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
-      },
-    }),
+    handler: async ({ who, session, reply }) => {
+      // It carries the CSRF token: no cache may keep it.
+      reply.header('cache-control', 'no-store');
+      return {
+        data: {
+          [idField]: who.kind === 'operator' ? who.operatorId : who.resellerId,
+          email: who.email, expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
+        },
+      };
+    },
   });
 
   kit.route({

@@ -6,6 +6,7 @@ import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
 import type { CallbackTest } from '../../../services/account/callback-test.js';
+import type { ApiErrorLog } from '../../../services/api-error-log.js';
 import { accountRoutes } from './account.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { homeRoutes } from './home.js';
@@ -24,6 +25,8 @@ export interface DashboardApiDeps {
   present: Presenters;
   /** POST /callback-url/test: a signed sample callback sent now. */
   callbackTest: CallbackTest;
+  /** GET /api-errors: the account's refused API v1 requests. */
+  apiErrorLog: ApiErrorLog;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';

@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { TEST_CALLBACKS_PER_MINUTE } from '../../../services/account/callback-test.js';
 import { CallbackPayload } from '../../openapi/reseller-schemas.js';
 import type { JsonApiKit } from '../../json-api.js';
-import { Nullable } from '../../schemas.js';
+import { IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
+import { pageMeta } from '../../../domain/list-query.js';
+import { isoMillis } from '../../../domain/order.js';
+import { API_ERRORS_PER_RESELLER } from '../../../services/api-error-log.js';
 import type { DashboardApiDeps } from './index.js';
 
 /** What helps an integrator: a test callback now, and (api-errors.ts) the API v1 requests refused lately. */
@@ -37,6 +40,40 @@ export function integrationRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardA
           delivered: r.delivered, url: r.url, http_status: r.httpStatus, duration_ms: Math.max(0, Math.round(r.durationMs)),
           response_excerpt: r.responseExcerpt, error: r.error, payload: r.payload, headers: r.headers,
         },
+      };
+    },
+  });
+
+  kit.route({
+    method: 'GET', url: '/api-errors', tag: 'Developers', paged: true,
+    summary: 'The account\'s API v1 requests refused lately, newest first',
+    description:
+      `Requests made with one of the account's API keys that API v1 refused (any 4xx or 5xx answer, e.g. INVALID_SIGNATURE, ` +
+      `IP_NOT_WHITELISTED, TIMESTAMP_EXPIRED, PRICE_NOT_MATCH): kept 7 days, the newest ${API_ERRORS_PER_RESELLER} at most. ` +
+      'Requests with an unknown key cannot be told apart and are not listed. Written in batches: a refusal shows up within about a second.',
+    query: Type.Object(PageQueryProps, { additionalProperties: false }),
+    response: Type.Object({
+      api_errors: Type.Array(Type.Object({
+        at: IsoTime(),
+        method: Type.String(),
+        path: Type.String({ description: 'e.g. /api/v1/order (no query string)' }),
+        http_status: Type.Integer(),
+        error: Type.String({ description: 'the error code answered' }),
+        message: Type.String(),
+        ip: Type.String({ description: 'source address as the service saw it' }),
+        request_id: Type.String({ description: 'X-Request-Id of that answer' }),
+      })),
+    }),
+    errors: ['INVALID_PAGINATION'],
+    handler: async ({ who, query }) => {
+      const r = await deps.apiErrorLog.list(who.resellerId, query);
+      return {
+        data: {
+          api_errors: r.rows.map((e) => ({
+            at: isoMillis(Number(e.at)), method: e.method, path: e.path, http_status: Number(e.http_status), error: e.error, message: e.message, ip: e.ip, request_id: e.request_id,
+          })),
+        },
+        meta: pageMeta(r.total, r.page),
       };
     },
   });
