@@ -58,20 +58,3 @@ export async function callData<R extends Outcome>(pending: Promise<R>): Promise<
 /** The session ended (not a wrong password, which is 401 INVALID_CREDENTIALS). */
 export const isUnauthenticated = (e: unknown) => e instanceof ApiError && e.status === 401 && e.code === 'UNAUTHENTICATED';
 
-/**
- * A call to an endpoint of the web contract (docs/web-contract) that the API's OpenAPI
- * document does not declare yet; typed by the caller. Same cookies, CSRF and errors.
- */
-export async function contractCall<T>(method: string, url: string, body?: unknown): Promise<T> {
-  return (await contractEnvelope<T>(method, url, body)).data;
-}
-
-export async function contractEnvelope<T, M = unknown>(method: string, url: string, body?: unknown): Promise<{ data: T; meta?: M }> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (STATE_CHANGING.has(method) && csrfToken) headers['x-csrf-token'] = csrfToken;
-  const res = await fetch(url, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP_${res.status}`, json.message ?? res.statusText, json.request_id ?? null);
-  return json as { data: T; meta?: M };
-}

@@ -1,31 +1,20 @@
 import { Card, Code, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { contractEnvelope } from '../../../shared/api/client.js';
+import { call } from '../../../shared/api/client.js';
+import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { formatDateTime } from '../../../shared/format/dates.js';
-import { DataTable, type PageMeta } from '../../../shared/table/DataTable.js';
+import { DataTable } from '../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { useUrlFilters } from '../../../shared/ui/useFilters.js';
-
-/** GET /dashboard/v1/api-errors (web contract). */
-interface ApiErrorRow {
-  at: string;
-  method: string;
-  path: string;
-  http_status: number;
-  error: string;
-  message: string;
-  ip: string;
-  request_id: string;
-}
 
 export default function ApiErrors() {
   const { t, i18n } = useTranslation();
   const { page, setPage } = useUrlFilters([]);
   const list = useQuery({
     queryKey: ['api-errors', page],
-    queryFn: () => contractEnvelope<ApiErrorRow[], PageMeta>('GET', `/dashboard/v1/api-errors?page=${page}&limit=20`),
+    queryFn: () => call(dashboardApi.GET('/api-errors', { params: { query: { page: String(page), limit: '20' } } })),
     placeholderData: (prev) => prev,
   });
   return (
@@ -36,7 +25,7 @@ export default function ApiErrors() {
       <Card withBorder>
         <DataTable
           caption={t('apiErrors.title')}
-          rows={list.data?.data ?? []}
+          rows={list.data?.data.api_errors ?? []}
           rowKey={(r) => r.request_id}
           meta={list.data?.meta}
           onPage={setPage}
