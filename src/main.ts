@@ -66,6 +66,7 @@ import { RouteRegistry } from './http/json-api.js';
 import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
 import { docsRoutes } from './http/routes/docs.js';
+import { rootRedirect, webApp } from './http/routes/web-app.js';
 
 /**
  * The composition root: the one place that reads config and chooses adapters. Everything
@@ -260,6 +261,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
+  // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.
+  await app.register(webApp({ app: 'dashboard' }));
+  await app.register(rootRedirect('/dashboard/'));
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });
   const digiflazzWebhook = new ReceiveDigiflazzWebhook({ db, fulfilment: fulfilmentRepo, secrets, clock, logger, wake: () => runner.wake() });

@@ -69,6 +69,13 @@ describe('quick start, as a new user runs it', () => {
     expect((await operator.signIn(opEmail, opPassword)).status).toBe(200);
     expect((await operator.get('/me')).body.data.email).toBe(opEmail);
 
+    // The web UI the README promises (built by `npm ci`'s prepare): / leads to the dashboard.
+    const root = await fetch(`${origin}/`, { redirect: 'manual' });
+    expect(root.headers.get('location')).toBe('/dashboard/');
+    const page = await fetch(`${origin}/dashboard/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<div id="root"><\/div>/);
+
     // Operator commands: callback URL (SSRF rules), resend and the delivery log by ORD- code.
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
