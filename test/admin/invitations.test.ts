@@ -125,6 +125,19 @@ describe.each(storeKinds())('reseller invitations: the operator invites, the res
     expect((await dashboardClient(t, ok.body.data.token).get('/me')).status).toBe(200);
   });
 
+  it('two accepts racing with one token: exactly one wins, the other gets the stable error', async () => {
+    const r = await newReseller();
+    const inv = await invite(r.id);
+    const answers = await Promise.all([accept(inv.token, 'first racer password'), accept(inv.token, 'second racer password')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const loser = answers.find((a) => a.status === 400)!;
+    expectJsonError(loser, 400, 'INVALID_INVITATION');
+    const winner = answers.find((a) => a.status === 200)!;
+    const password = winner === answers[0] ? 'first racer password' : 'second racer password';
+    const hash = (await t.platform.core.repos.accounts.resellerLogin(r.email))!.password_hash!;
+    expect(await t.platform.core.hasher.verify(password, hash)).toBe(true);
+  });
+
   it('answers NOT_FOUND for an unknown reseller', async () => {
     expectJsonError(await op.post('/resellers/nope/invitations'), 404, 'NOT_FOUND');
     expectJsonError(await op.get('/resellers/nope/invitations'), 404, 'NOT_FOUND');

@@ -100,6 +100,15 @@ describe.each(storeKinds())('operator API: per-product sandbox switches and the 
     expect((await auditRows('sandbox.update')).length).toBe(lines);
   });
 
+  it('operators adding SKUs at once all keep theirs (the switches are locked for the change)', async () => {
+    const skus = ['ff-100', 'ff-310', 'ml-86', 'val-475', 'x-1', 'x-2'];
+    const answers = await Promise.all(skus.map((sku) => op.put(`/sandbox/skus/${sku}/out-of-stock`)));
+    expect(answers.map((a) => a.status)).toEqual(skus.map(() => 200));
+    expect([...(await op.get('/sandbox')).body.data.out_of_stock].sort()).toEqual([...skus].sort());
+    await Promise.all(skus.map((sku) => op.delete(`/sandbox/skus/${sku}/out-of-stock`)));
+    expect((await op.get('/sandbox')).body.data.out_of_stock).toEqual([]);
+  });
+
   it('every change is audited with before and after', async () => {
     const n = (await auditRows('sandbox.update')).length;
     await op.put('/sandbox/products/FF-100/broken-availability');
