@@ -186,7 +186,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, queries, resendCallback, setCallbackUrl, wake: () => runner.wake(),
+    sessions, queries, resendCallback, setCallbackUrl, refreshSupply, wake: () => runner.wake(),
   };
   const operator = createOperatorServices(core);
   const account = createAccountServices(core);

@@ -51,8 +51,7 @@ async function callbackUrlCommand(args: string[]) {
   if (!email || url === undefined) throw new UsageError('usage: topup callback-url RESELLER_EMAIL URL|none [--json]');
   await withPlatform(async (p) => {
     const id = await p.operator.resellers.idByEmail(email);
-    const callbackUrl = url === 'none' ? null : url;
-    await p.setCallbackUrl.execute(id, callbackUrl);
+    const { callbackUrl } = await p.operator.resellerSettings.setCallbackUrl(id, url === 'none' ? null : url, CLI_ACTOR);
     output(json, { reseller_id: id, callback_url: callbackUrl }, `callback URL of ${email}: ${callbackUrl ?? 'none'}`);
   });
 }

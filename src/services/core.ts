@@ -12,6 +12,7 @@ import type { ResellersRepo } from '../store/resellers-repo.js';
 import type { DB } from '../store/schema.js';
 import type { SupplyRepo } from '../store/supply-repo.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import type { RefreshSupply } from './refresh-supply.js';
 import type { ResendCallback } from './resend-callback.js';
 import type { ResellerQueries } from './reseller-queries.js';
 import type { SetCallbackUrl } from './set-callback-url.js';
@@ -45,6 +46,8 @@ export interface ServiceCore {
   queries: ResellerQueries;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
+  /** The supply refresh the background runs every SUPPLY_REFRESH_MS (the operator may run it now). */
+  refreshSupply: RefreshSupply;
   /** Wakes this process's job runner after work was enqueued. */
   wake(): void;
 }

@@ -1,6 +1,7 @@
 import type { Actor } from './operator/actor.js';
 import type { Kysely } from 'kysely';
-import { readSandboxSwitches, writeSandboxSwitches, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
+import { readSandboxSwitches, readSandboxSwitchesForUpdate, writeSandboxSwitches, type SandboxSkuList, type SandboxSwitches } from '../adapters/suppliers/sandbox.js';
+import type { RefreshSupply } from './refresh-supply.js';
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { UpstreamV1Credentials } from '../adapters/suppliers/upstream-v1.js';
 import { AppError } from '../errors.js';
@@ -27,7 +28,9 @@ export interface RoutePatch {
  * commits with its audit line; the supplier gate reads the store, so it follows at once.
  */
 export class ManageSupply {
-  constructor(private readonly deps: { db: Kysely<DB>; secrets: SecretBox; clock: Clock; ids: IdGenerator; currency: CurrencySettings }) {}
+  constructor(private readonly deps: {
+    db: Kysely<DB>; dialect: 'sqlite' | 'postgres'; secrets: SecretBox; clock: Clock; ids: IdGenerator; currency: CurrencySettings; refreshSupply: RefreshSupply;
+  }) {}
 
   /** Routes as the operator sees them: cost in major units. */
   private async routes(supply: SupplyRepo, filter: Parameters<SupplyRepo['listRoutes']>[0]) {
@@ -154,14 +157,88 @@ export class ManageSupply {
 
   async setSandboxSwitches(patch: Partial<SandboxSwitches>, actor: Actor): Promise<SandboxSwitches> {
     if (patch.outOfStock?.some((sku) => sku.trim() === '')) throw new AppError('VALIDATION_ERROR', 'out_of_stock SKUs must not be empty');
+    if (patch.brokenAvailability?.some((sku) => sku.trim() === '')) throw new AppError('VALIDATION_ERROR', 'broken_availability SKUs must not be empty');
     return this.change(actor, async (_supply, audit, trx) => {
-      const before = await readSandboxSwitches(trx);
+      const before = await readSandboxSwitchesForUpdate(trx, this.deps.dialect);
       const after = await writeSandboxSwitches(trx, patch);
       await audit({ action: 'sandbox.update', targetKind: 'sandbox', targetId: 'sandbox', before, after });
       return after;
     });
   }
+
+  /** Every product routed to a sandbox supplier, with the per-SKU switches that apply to it. */
+  async sandboxProducts() {
+    const [routes, sw] = await Promise.all([new SupplyRepo(this.deps.db).sandboxRoutes(), readSandboxSwitches(this.deps.db)]);
+    return routes.map((r) => ({ productCode: r.productCode, sku: r.sku, outOfStock: sw.outOfStock.includes(r.sku), availabilityBroken: sw.brokenAvailability.includes(r.sku) }));
+  }
+
+  /**
+   * Adds SKUs to one per-SKU list of the sandbox switches (out of stock, or availability
+   * check broken), leaving every other SKU as it is: one game's outage rehearsed alone.
+   * `target` is a SKU, or a product code (its routes' SKUs on sandbox suppliers). Adding a
+   * SKU already listed changes nothing.
+   */
+  async addSandboxSkus(list: SandboxSkuList, target: SandboxTarget, actor: Actor): Promise<SandboxSwitches> {
+    const skus = await this.sandboxSkus(target);
+    return this.change(actor, async (_supply, audit, trx) => {
+      const before = await readSandboxSwitchesForUpdate(trx, this.deps.dialect);
+      const after = await writeSandboxSwitches(trx, { [list]: [...before[list], ...skus.filter((sku) => !before[list].includes(sku))] });
+      await audit({ action: 'sandbox.update', targetKind: 'sandbox', targetId: 'sandbox', before, after });
+      return after;
+    });
+  }
+
+  /** Removes SKUs from one per-SKU list; NOT_FOUND when none of them was listed. */
+  async removeSandboxSkus(list: SandboxSkuList, target: SandboxTarget, actor: Actor): Promise<SandboxSwitches> {
+    const skus = await this.sandboxSkus(target);
+    return this.change(actor, async (_supply, audit, trx) => {
+      const before = await readSandboxSwitchesForUpdate(trx, this.deps.dialect);
+      if (!skus.some((sku) => before[list].includes(sku))) {
+        throw new AppError('NOT_FOUND', `${describeTarget(target)} is not in the sandbox's ${list === 'outOfStock' ? 'out-of-stock' : 'broken-availability'} list`);
+      }
+      const after = await writeSandboxSwitches(trx, { [list]: before[list].filter((sku) => !skus.includes(sku)) });
+      await audit({ action: 'sandbox.update', targetKind: 'sandbox', targetId: 'sandbox', before, after });
+      return after;
+    });
+  }
+
+  private async sandboxSkus(target: SandboxTarget): Promise<string[]> {
+    if ('sku' in target) {
+      const sku = target.sku.trim();
+      if (sku === '' || sku.length > 128) throw new AppError('VALIDATION_ERROR', 'sku must be 1 to 128 characters');
+      return [sku];
+    }
+    const routes = await new SupplyRepo(this.deps.db).sandboxRoutes(target.productCode);
+    if (routes.length === 0) {
+      if (!(await new SupplyRepo(this.deps.db).productExists(target.productCode))) throw new AppError('PRODUCT_NOT_FOUND', `no product "${target.productCode}"`);
+      throw new AppError('NOT_FOUND', `product ${target.productCode} has no route to a sandbox supplier`);
+    }
+    return [...new Set(routes.map((r) => r.sku))];
+  }
+
+  /**
+   * Refreshes supplier health and route availability now (the scheduled refresh does the
+   * same every SUPPLY_REFRESH_MS), so product status follows a supply change at once.
+   * Audited after it ran: the refresh writes many rows, none of them the operator's own.
+   */
+  async refreshNow(actor: Actor) {
+    const result = await this.deps.refreshSupply.run();
+    await new AuditRepo(this.deps.db).record({
+      operatorId: actor, action: 'supply.refresh', targetKind: 'supply', targetId: 'supply', before: null,
+      after: { routes_checked: result.routesChecked, availability_check_failed: result.availabilityCheckFailed, suppliers: result.suppliers.map((s) => ({ name: s.name, health: s.health })) },
+    }, this.deps.clock.now());
+    return { ...result, routes: await this.listRoutes() };
+  }
+
+  /** When the last refresh ran (null: never on this store) and what it found. */
+  lastRefresh() {
+    return new SupplyRepo(this.deps.db).lastRefresh();
+  }
 }
+
+/** A per-SKU sandbox switch names a SKU, or a product (its sandbox routes' SKUs). */
+export type SandboxTarget = { sku: string } | { productCode: string };
+const describeTarget = (t: SandboxTarget) => ('sku' in t ? `SKU ${t.sku}` : `product ${t.productCode}`);
 
 function checkSupplierName(name: string) {
   if (!/^[\w .-]{2,64}$/.test(name)) throw new AppError('VALIDATION_ERROR', 'supplier name: 2 to 64 letters, digits, spaces, dots, dashes or underscores');

@@ -18,6 +18,25 @@ export class AccountsRepo {
     return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).where('id', '=', id).executeTakeFirst();
   }
 
+  /** Every operator, oldest first (the console's list); never the password hash. */
+  async listOperators() {
+    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).orderBy('created_at').orderBy('id').execute();
+  }
+
+  async operatorPasswordHash(id: string) {
+    return (await this.db.selectFrom('operators').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null;
+  }
+
+  async setOperatorPassword(id: string, passwordHash: string): Promise<boolean> {
+    const res = await this.db.updateTable('operators').set({ password_hash: passwordHash }).where('id', '=', id).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Ends every session of a subject (a password reset: whoever held a session is signed out). */
+  async deleteSessionsOf(kind: SessionSubject, subjectId: string) {
+    await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
+  }
+
   /** The dashboard sign-in record of a reseller (password_hash null: no dashboard access yet). */
   async resellerLogin(email: string) {
     return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash']).where('email', '=', email).executeTakeFirst();

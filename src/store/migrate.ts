@@ -13,12 +13,15 @@ import { cacheVersionNotify } from './migrations/010_cache_version_notify.js';
 import { ledgerDropResellerIdIndex } from './migrations/011_ledger_drop_reseller_id_index.js';
 import { orderCountsAllRow } from './migrations/012_order_counts_all_row.js';
 import { orderCountShards } from './migrations/013_order_counts_shards.js';
+import { operatorGaps } from './migrations/016_operator_gaps.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect), '007_order_groups': orderGroups(db.dialect), '008_hourly_order_counts': hourlyOrderCounts(db.dialect), '009_ledger_order_seq': ledgerOrderSeq(db.dialect), '010_cache_version_notify': cacheVersionNotify(db.dialect), '011_ledger_drop_reseller_id_index': ledgerDropResellerIdIndex, '012_order_counts_all_row': orderCountsAllRow(db.dialect), '013_order_counts_shards': orderCountShards(db.dialect) };
+      return { '001_initial': initial(db.dialect), '002_fulfilment': fulfilment, '003_callbacks': callbacks(db.dialect), '004_accounts': accounts(db.dialect), '005_job_groups': jobGroups, '006_read_paths': readPaths(db.dialect), '007_order_groups': orderGroups(db.dialect), '008_hourly_order_counts': hourlyOrderCounts(db.dialect), '009_ledger_order_seq': ledgerOrderSeq(db.dialect), '010_cache_version_notify': cacheVersionNotify(db.dialect), '011_ledger_drop_reseller_id_index': ledgerDropResellerIdIndex, '012_order_counts_all_row': orderCountsAllRow(db.dialect), '013_order_counts_shards': orderCountShards(db.dialect),
+        '016_operator_gaps': operatorGaps,
+      };
     },
   };
 }

@@ -77,9 +77,13 @@ export class ResellersRepo {
     return this.db.selectFrom('api_keys').select(['id', 'api_key', 'created_at', 'revoked_at']).where('reseller_id', '=', resellerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
-  /** Adds a key and, in the same transaction, sets every other live key of the reseller to stop at revokeAt (never later than already set). */
+  /**
+   * Adds a key and, in the same transaction, sets every other live key of the reseller to stop
+   * at revokeAt (never later than already set). Joins the caller's transaction when given one.
+   */
   async addApiKeyRevokingOthers(k: { id: string; resellerId: string; apiKey: string; secretEnc: string }, revokeAt: number, now: number) {
-    await this.db.transaction().execute(async (trx) => {
+    const inTransaction = <T>(fn: (trx: Kysely<DB>) => Promise<T>) => (this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn));
+    await inTransaction(async (trx) => {
       await trx
         .updateTable('api_keys')
         .set({ revoked_at: revokeAt })

@@ -260,6 +260,29 @@ export interface DB {
   operators: OperatorsTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+  reseller_invitations: ResellerInvitationsTable;
+  supply_refresh: SupplyRefreshTable;
+}
+
+/** One-time links where a reseller sets its dashboard password (migration 016). */
+export interface ResellerInvitationsTable {
+  id: string;
+  reseller_id: string;
+  /** sha256 (hex) of the token: the token itself is shown once to the operator. */
+  token_hash: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** The last supply refresh (one row, name 'last'; migration 016). */
+export interface SupplyRefreshTable {
+  name: string;
+  started_at: number;
+  finished_at: number;
+  availability_check_failed: number;
 }
 
 /** Orders per reseller, UTC hour of created_at and status; kept by triggers (migrations 006, 008, 012). */

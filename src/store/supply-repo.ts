@@ -2,12 +2,18 @@ import type { Kysely } from 'kysely';
 import { AVAILABILITY_FAILED_KEY } from './catalog-repo.js';
 import type { DB } from './schema.js';
 
+export interface LastRefresh {
+  startedAt: number;
+  finishedAt: number;
+  availabilityCheckFailed: boolean;
+}
+
 /** Background supply facts: route availability and whether the last refresh could run. */
 export class SupplyRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async enabledSuppliers() {
-    return this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('enabled', '=', 1).execute();
+    return this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('enabled', '=', 1).orderBy('name').execute();
   }
 
   async enabledRoutes() {
@@ -43,8 +49,21 @@ export class SupplyRepo {
       .execute();
   }
 
-  async setRouteAvailability(routeId: string, available: boolean, now: number) {
-    await this.db.updateTable('product_routes').set({ available: available ? 1 : 0, checked_at: now }).where('id', '=', routeId).execute();
+  /** null: the check ran but could not tell for this route (it counts as available, spec status rule 2). */
+  async setRouteAvailability(routeId: string, available: boolean | null, now: number) {
+    await this.db.updateTable('product_routes').set({ available: available === null ? null : available ? 1 : 0, checked_at: now }).where('id', '=', routeId).execute();
+  }
+
+  /** Kept in a table of its own (migration 016): a system_state write would invalidate the catalog cache. */
+  async setLastRefresh(r: LastRefresh) {
+    const values = { started_at: r.startedAt, finished_at: r.finishedAt, availability_check_failed: r.availabilityCheckFailed ? 1 : 0 };
+    await this.db.insertInto('supply_refresh').values({ name: 'last', ...values }).onConflict((oc) => oc.column('name').doUpdateSet(values)).execute();
+  }
+
+  /** null until the first refresh of this store. */
+  async lastRefresh(): Promise<LastRefresh | null> {
+    const row = await this.db.selectFrom('supply_refresh').selectAll().where('name', '=', 'last').executeTakeFirst();
+    return row ? { startedAt: Number(row.started_at), finishedAt: Number(row.finished_at), availabilityCheckFailed: Number(row.availability_check_failed) === 1 } : null;
   }
 
   async setAvailabilityCheckFailed(failed: boolean) {
@@ -85,6 +104,18 @@ export class SupplyRepo {
       priority: Number(r.priority), enabled: Number(r.enabled) === 1, available: r.available === null ? null : Number(r.available) === 1,
       checkedAt: r.checked_at === null ? null : Number(r.checked_at), createdAt: Number(r.created_at),
     }));
+  }
+
+  /** Routes to sandbox-adapter suppliers (whose behaviour the sandbox switches set), by product. */
+  async sandboxRoutes(productCode?: string) {
+    let q = this.db
+      .selectFrom('product_routes as r')
+      .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .select(['r.product_code', 'r.supplier_sku'])
+      .where('s.adapter', '=', 'sandbox');
+    if (productCode !== undefined) q = q.where('r.product_code', '=', productCode);
+    const rows = await q.orderBy('r.product_code').orderBy('r.supplier_sku').distinct().execute();
+    return rows.map((r) => ({ productCode: r.product_code, sku: r.supplier_sku }));
   }
 
   async routeExists(productCode: string, supplierId: string, sku: string, exceptId?: string): Promise<boolean> {

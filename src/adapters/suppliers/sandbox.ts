@@ -9,17 +9,35 @@ import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from './type
 export interface SandboxSwitches {
   /** 'up', 'down' (connections refused) or 'maintenance'. */
   mode: 'up' | 'down' | 'maintenance';
+  /** SKUs reported unavailable (and refused at submission). */
   outOfStock: string[];
-  /** When true, availability checks fail (the check itself cannot run). */
+  /** When true, availability checks fail for every SKU (the check itself cannot run). */
   availabilityBroken: boolean;
+  /** SKUs the availability check cannot tell (one product's check broken, the others' not). */
+  brokenAvailability: string[];
 }
 
-const DEFAULT_SWITCHES: SandboxSwitches = { mode: 'up', outOfStock: [], availabilityBroken: false };
+/** The per-SKU lists of the switches, which operators add to and remove from one SKU at a time. */
+export type SandboxSkuList = 'outOfStock' | 'brokenAvailability';
+
+const DEFAULT_SWITCHES: SandboxSwitches = { mode: 'up', outOfStock: [], availabilityBroken: false, brokenAvailability: [] };
 const KEY = 'sandbox.switches';
 
 export async function readSandboxSwitches(db: Kysely<DB>): Promise<SandboxSwitches> {
   const row = await db.selectFrom('system_state').select('value').where('key', '=', KEY).executeTakeFirst();
   return row ? { ...DEFAULT_SWITCHES, ...(JSON.parse(row.value) as Partial<SandboxSwitches>) } : DEFAULT_SWITCHES;
+}
+
+/**
+ * The switches, read for a change in transaction `trx`: on PostgreSQL the row is locked, so
+ * two operators adding SKUs at once both keep theirs (SQLite's write transactions are
+ * serial already: they begin immediate).
+ */
+export async function readSandboxSwitchesForUpdate(trx: Kysely<DB>, dialect: 'sqlite' | 'postgres'): Promise<SandboxSwitches> {
+  if (dialect === 'sqlite') return readSandboxSwitches(trx);
+  await trx.insertInto('system_state').values({ key: KEY, value: JSON.stringify(DEFAULT_SWITCHES) }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await trx.selectFrom('system_state').select('value').where('key', '=', KEY).forUpdate().executeTakeFirstOrThrow();
+  return { ...DEFAULT_SWITCHES, ...(JSON.parse(row.value) as Partial<SandboxSwitches>) };
 }
 
 export async function writeSandboxSwitches(db: Kysely<DB>, patch: Partial<SandboxSwitches>): Promise<SandboxSwitches> {
@@ -75,10 +93,10 @@ export class SandboxSupplier implements Supplier {
     return { state: 'success', voucherCode: `SBX-${code}` };
   }
 
-  async available(skus: readonly string[]): Promise<Map<string, boolean>> {
+  async available(skus: readonly string[]): Promise<Map<string, boolean | null>> {
     const sw = await readSandboxSwitches(this.db);
     if (sw.availabilityBroken) throw new Error('sandbox availability check is switched off');
-    return new Map(skus.map((sku) => [sku, !sw.outOfStock.includes(sku)]));
+    return new Map(skus.map((sku) => [sku, sw.brokenAvailability.includes(sku) ? null : !sw.outOfStock.includes(sku)]));
   }
 
   async health(): Promise<'up' | 'down' | 'maintenance'> {

@@ -35,8 +35,9 @@ export interface Supplier {
   status(reference: string): Promise<StatusResult>;
   /**
    * Which of these SKUs can be sourced now, asked once per supplier per refresh (an upstream
-   * counts every request against its rate limit). Throws when the check itself cannot run.
+   * counts every request against its rate limit). Throws when the check itself cannot run;
+   * null for a SKU: the check ran but could not tell for that one (counted as available).
    */
-  available(skus: readonly string[]): Promise<Map<string, boolean>>;
+  available(skus: readonly string[]): Promise<Map<string, boolean | null>>;
   health(): Promise<'up' | 'down' | 'maintenance'>;
 }

@@ -44,6 +44,6 @@ export class AccountProfile {
 
   /** null clears it. The SSRF rules of API v1 apply (VALIDATION_ERROR names the reason). */
   async setCallbackUrl(who: AccountPrincipal, url: string | null) {
-    await this.core.setCallbackUrl.execute(who.resellerId, url === null || url.trim() === '' ? null : url.trim());
+    await this.core.setCallbackUrl.execute(who.resellerId, url);
   }
 }

@@ -6,6 +6,7 @@ import { AdjustWallet } from './adjust-wallet.js';
 import { AuditLog } from './audit-log.js';
 import { ManageResellers } from './manage-resellers.js';
 import { OperatorOrders } from './operator-orders.js';
+import { ResellerSettings } from './reseller-settings.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -14,6 +15,7 @@ export function createOperatorServices(core: ServiceCore) {
     catalog: new ManageCatalog(core),
     supply: new ManageSupply(core),
     resellers: new ManageResellers(core),
+    resellerSettings: new ResellerSettings(core),
     wallet: new AdjustWallet(core),
     orders: new OperatorOrders(core),
     audit: new AuditLog(core),

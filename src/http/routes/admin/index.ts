@@ -10,6 +10,8 @@ import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
 import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
+import { operatorAccountRoutes } from './operators.js';
+import { resellerSettingsRoutes } from './reseller-settings.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -28,9 +30,11 @@ export function adminApi(deps: AdminApiDeps) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
     operatorRoutes(kit, deps);
+    operatorAccountRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
     supplyRoutes(kit, deps.services);
     resellerRoutes(kit, deps);
+    resellerSettingsRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
   };
