@@ -7,6 +7,8 @@ import { AuditLog } from './audit-log.js';
 import { ManageResellers } from './manage-resellers.js';
 import { OperatorOrders } from './operator-orders.js';
 import { ResellerSettings } from './reseller-settings.js';
+import { Overview } from './overview.js';
+import { OverviewRepo } from '../../store/overview-repo.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -19,6 +21,7 @@ export function createOperatorServices(core: ServiceCore) {
     wallet: new AdjustWallet(core),
     orders: new OperatorOrders(core),
     audit: new AuditLog(core),
+    overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };
 }

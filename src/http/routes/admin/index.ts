@@ -12,6 +12,7 @@ import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
 import { operatorAccountRoutes } from './operators.js';
 import { resellerSettingsRoutes } from './reseller-settings.js';
+import { overviewRoutes } from './overview.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -37,6 +38,7 @@ export function adminApi(deps: AdminApiDeps) {
     resellerSettingsRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
+    overviewRoutes(kit, deps);
   };
 }
 
@@ -45,9 +47,9 @@ const Operator = Type.Object({ id: Type.String(), email: Type.String(), name: Ty
 function operatorRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/me', tag: 'Session',
-    summary: 'The signed-in operator',
-    response: Type.Object({ id: Type.String(), email: Type.String() }),
-    handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email } }),
+    summary: 'The signed-in operator, and the currency every amount is in (the console formats money with it)',
+    response: Type.Object({ id: Type.String(), email: Type.String(), currency: Type.String({ description: 'ISO 4217 code' }) }),
+    handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email, currency: deps.services.currency.code } }),
   });
 
   kit.route({

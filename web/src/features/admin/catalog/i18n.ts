@@ -1,0 +1,8 @@
+import type { Messages } from '../../../shared/i18n/index.js';
+
+export const en = {
+  title: 'catalog',
+};
+export const id: Messages<typeof en> = {
+  title: 'catalog',
+};

@@ -1,0 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+
+export default function Products() {
+  const { t } = useTranslation();
+  return <PageTitle>{t('catalog.title')}</PageTitle>;
+}
