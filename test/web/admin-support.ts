@@ -38,12 +38,15 @@ export async function operatorCredentials(t: TestApp): Promise<{ email: string; 
   return t.platform.operator.operators.create(`op-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`, 'Test operator');
 }
 
-export async function signInOperator(page: Page, creds: { email: string; password: string }) {
+const SIGN_IN = { en: { email: 'Email', password: 'Password', submit: 'Sign in', nav: 'Main navigation' }, id: { email: 'Email', password: 'Kata sandi', submit: 'Masuk', nav: 'Navigasi utama' } };
+
+export async function signInOperator(page: Page, creds: { email: string; password: string }, lang: 'en' | 'id' = 'en') {
+  const w = SIGN_IN[lang];
   await page.goto('/admin/sign-in');
-  await page.getByLabel('Email').fill(creds.email);
-  await page.getByLabel('Password').fill(creds.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+  await page.getByLabel(w.email).fill(creds.email);
+  await page.getByLabel(w.password).fill(creds.password);
+  await page.getByRole('button', { name: w.submit }).click();
+  await page.getByRole('navigation', { name: w.nav }).waitFor();
 }
 
 export async function missingKeys(page: Page): Promise<string[]> {
