@@ -53,6 +53,7 @@ import { Sessions } from './services/sessions.js';
 import type { ServiceCore } from './services/core.js';
 import { createOperatorServices, type OperatorServices } from './services/operator/index.js';
 import { createAccountServices, type AccountServices } from './services/account/index.js';
+import { CallbackTest } from './services/account/callback-test.js';
 import { RouteRegistry } from './http/json-api.js';
 import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
@@ -212,7 +213,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
   await app.register(adminApi({ sessions, registry: routes, services: operator, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
-  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now() }), { prefix: DASHBOARD_PREFIX });
+  const callbackTest = new CallbackTest({
+    db, secrets, send: postCallback, limiter, clock, ids, money: present.money, allowPrivateTargets: config.callbackAllowPrivateTargets,
+  });
+  await app.register(dashboardApi({ sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.

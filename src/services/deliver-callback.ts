@@ -12,6 +12,18 @@ const isDeliverable = (status: string) => (DELIVERABLE as readonly string[]).inc
 
 export const CALLBACK_USER_AGENT = 'topup-callbacks/1.0 (+order callbacks; reseller API v1)';
 
+/** The headers of a callback request: signed over the body and timestamp with the reseller's API secret. */
+export function callbackHeaders(secret: string, c: { timestamp: string; body: string; callbackId: string; attempt: number }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': CALLBACK_USER_AGENT,
+    'x-timestamp': c.timestamp,
+    'x-signature': sign(secret, c.timestamp, c.body),
+    'x-callback-id': c.callbackId,
+    'x-callback-attempt': String(c.attempt),
+  };
+}
+
 /**
  * Delivers an order's callback (the handler of deliver_callback jobs): one attempt per
  * run, the delivery's state and every attempt in the store, the next attempt scheduled a
@@ -63,14 +75,7 @@ export class DeliverCallback {
       body,
       timeoutMs: CALLBACK_TIMEOUT_MS,
       allowPrivate: this.deps.allowPrivateTargets,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': CALLBACK_USER_AGENT,
-        'x-timestamp': timestamp,
-        'x-signature': sign(secrets.open(secretEnc), timestamp, body),
-        'x-callback-id': delivery.id,
-        'x-callback-attempt': String(attempt),
-      },
+      headers: callbackHeaders(secrets.open(secretEnc), { timestamp, body, callbackId: delivery.id, attempt }),
     });
     const endedAt = clock.now();
     const delivered = isDelivered(result.httpStatus);

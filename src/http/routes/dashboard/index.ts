@@ -5,9 +5,11 @@ import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import type { Presenters } from '../../presenters.js';
+import type { CallbackTest } from '../../../services/account/callback-test.js';
 import { accountRoutes } from './account.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { homeRoutes } from './home.js';
+import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
 
@@ -20,6 +22,8 @@ export interface DashboardApiDeps {
   services: AccountServices;
   /** The API v1 shapes (orders, ledger entries, callback logs) and money in major units. */
   present: Presenters;
+  /** POST /callback-url/test: a signed sample callback sent now. */
+  callbackTest: CallbackTest;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';
@@ -34,5 +38,6 @@ export function dashboardApi(deps: DashboardApiDeps) {
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
     homeRoutes(kit, deps);
+    integrationRoutes(kit, deps);
   };
 }

@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '../../shared/api/query-client.js';
 import { initI18n } from '../../shared/i18n/index.js';
-import { theme } from '../../shared/theme.js';
+import { cssVariablesResolver, theme } from '../../shared/theme.js';
 import { messages } from './messages.js';
 import { router } from './routes.js';
 import { SESSION_KEY } from '../../features/auth/hooks.js';
@@ -19,7 +19,7 @@ const queryClient = createQueryClient(SESSION_KEY);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

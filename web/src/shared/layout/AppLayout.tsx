@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, NavLink, NativeSelect, Button, Text, ScrollArea } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
@@ -22,6 +22,8 @@ export function AppLayout(props: { title: string; nav: NavItem[]; who: string; o
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
   const active = (to: string) => pathname === to || pathname.startsWith(`${to}/`);
+  // On a phone the header has room for the language's code only.
+  const phone = useMediaQuery('(max-width: 36em)');
 
   const link = (item: NavItem) => (
     <NavLink
@@ -42,7 +44,7 @@ export function AppLayout(props: { title: string; nav: NavItem[]; who: string; o
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('openNavigation')} />
             <Text fw={700} truncate>{props.title}</Text>
           </Group>
@@ -51,7 +53,7 @@ export function AppLayout(props: { title: string; nav: NavItem[]; who: string; o
               aria-label={t('language')}
               size="xs"
               value={i18n.language}
-              data={LANGUAGES.map((l) => ({ value: l.code, label: l.label }))}
+              data={LANGUAGES.map((l) => ({ value: l.code, label: phone ? l.code.toUpperCase() : l.label }))}
               onChange={(e) => setLanguage(e.currentTarget.value as Lang)}
             />
             <Button size="xs" variant="default" onClick={props.onSignOut}>{t('signOut')}</Button>

@@ -33,7 +33,8 @@ export function DataTable<R>(props: {
   const pages = props.meta ? Math.max(1, props.meta.total_pages ?? Math.ceil(props.meta.total / props.meta.limit)) : 1;
   return (
     <>
-      <ScrollArea type="auto">
+      {/* Focusable, so keyboard users can scroll a table wider than a phone. */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': props.caption }}>
         <Table striped highlightOnHover verticalSpacing="xs" miw={600}>
           <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }} className="visually-hidden">{props.caption}</Table.Caption>
           <Table.Thead>

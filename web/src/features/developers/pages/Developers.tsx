@@ -2,19 +2,14 @@ import { Alert, Button, Card, Code, CopyButton, Group, PasswordInput, Stack, Tab
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contractCall } from '../../../shared/api/client.js';
+import { callData } from '../../../shared/api/client.js';
+import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { QueryState } from '../../../shared/ui/QueryState.js';
+import { StateBadge } from '../../../shared/ui/StateBadge.js';
 import { examples } from '../examples.js';
 import { expectedSignature } from '../signature.js';
-
-/** GET /dashboard/v1/developer (web contract). */
-interface DeveloperInfo {
-  base_url: string;
-  key_id: string | null;
-  sandbox_accounts: { target: string; outcome?: string; description?: string }[];
-}
 
 function SignatureChecker() {
   const { t } = useTranslation();
@@ -51,7 +46,7 @@ function SignatureChecker() {
 
 export default function Developers() {
   const { t } = useTranslation();
-  const info = useQuery({ queryKey: ['developer'], queryFn: () => contractCall<DeveloperInfo>('GET', '/dashboard/v1/developer') });
+  const info = useQuery({ queryKey: ['developer'], queryFn: () => callData(dashboardApi.GET('/developer')) });
   return (
     <>
       <PageTitle>{t('developers.title')}</PageTitle>
@@ -75,7 +70,9 @@ export default function Developers() {
                   rowKey={(r) => r.target}
                   columns={[
                     { key: 'target', header: t('developers.target'), cell: (r) => <Code>{r.target}</Code> },
-                    { key: 'outcome', header: t('developers.outcome'), cell: (r) => r.outcome ?? r.description ?? '' },
+                    { key: 'outcome', header: t('developers.outcome'), cell: (r) => <StateBadge state={r.outcome} /> },
+                    { key: 'code', header: t('orders.failureCode'), cell: (r) => r.failure_code ?? '—' },
+                    { key: 'description', header: t('developers.description'), cell: (r) => r.description },
                   ]}
                 />
               </Card>
@@ -89,7 +86,7 @@ export default function Developers() {
                       <Group justify="flex-end" mb={4}>
                         <CopyButton value={c.code}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? t('copied') : t('copy')}</Button>}</CopyButton>
                       </Group>
-                      <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }}>{c.code}</Code>
+                      <Code block tabIndex={0} aria-label={c.label} style={{ whiteSpace: 'pre', overflowX: 'auto' }}>{c.code}</Code>
                     </Tabs.Panel>
                   ))}
                 </Tabs>

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Card, Group, List, SegmentedControl, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatMoney } from '../../../shared/format/money.js';
@@ -9,7 +9,9 @@ import { StateBadge } from '../../../shared/ui/StateBadge.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
 import { formatDateTime } from '../../../shared/format/dates.js';
 import { useOverview } from '../hooks.js';
-import { SpendChart } from '../SpendChart.js';
+
+// The chart library is most of this page's code: loaded after the figures are on screen.
+const SpendChart = lazy(() => import('../SpendChart.js').then((m) => ({ default: m.SpendChart })));
 
 const STEPS = [
   { key: 'approved', to: null },
@@ -71,7 +73,9 @@ export default function Home() {
                   data={[{ value: '7', label: t('home.days7') }, { value: '30', label: t('home.days30') }]}
                 />
               </Group>
-              <SpendChart days={o.spend_daily.slice(-Number(days))} currency={o.currency} />
+              <Suspense fallback={<div style={{ height: 220 }} />}>
+                <SpendChart days={o.spend_daily.slice(-Number(days))} currency={o.currency} />
+              </Suspense>
             </Card>
             <Card withBorder>
               <Group justify="space-between" mb="sm">

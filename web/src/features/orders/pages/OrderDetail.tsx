@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -96,8 +96,8 @@ export default function OrderDetail() {
                     <Badge variant="light" color={round.status === 'delivered' ? 'green' : round.status === 'failed' ? 'red' : 'gray'}>{round.status}</Badge>
                     <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>{round.url ?? '—'}</Text>
                   </Group>
-                  <Table.ScrollContainer minWidth={560}>
-                    <Table withTableBorder striped>
+                  <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('orders.round', { round: round.round }) }}>
+                    <Table withTableBorder striped miw={620}>
                       <Table.Thead>
                         <Table.Tr>
                           <Table.Th>{t('orders.attempt')}</Table.Th>
@@ -105,6 +105,7 @@ export default function OrderDetail() {
                           <Table.Th>{t('orders.httpStatus')}</Table.Th>
                           <Table.Th>{t('orders.duration')}</Table.Th>
                           <Table.Th>{t('orders.response')}</Table.Th>
+                          <Table.Th>{t('orders.error')}</Table.Th>
                         </Table.Tr>
                       </Table.Thead>
                       <Table.Tbody>
@@ -114,12 +115,13 @@ export default function OrderDetail() {
                             <Table.Td>{when(a.started_at)}</Table.Td>
                             <Table.Td>{a.http_status ?? '—'}</Table.Td>
                             <Table.Td>{t('orders.ms', { ms: a.duration_ms })}</Table.Td>
-                            <Table.Td><Text size="xs" style={{ wordBreak: 'break-all' }}>{a.error ?? a.response_snippet ?? ''}</Text></Table.Td>
+                            <Table.Td><Text size="xs" style={{ wordBreak: 'break-all' }}>{a.response_snippet ?? ''}</Text></Table.Td>
+                            <Table.Td><Text size="xs">{a.error ?? ''}</Text></Table.Td>
                           </Table.Tr>
                         ))}
                       </Table.Tbody>
                     </Table>
-                  </Table.ScrollContainer>
+                  </ScrollArea>
                 </div>
               ))}
             </Stack>

@@ -1,7 +1,8 @@
 import { Accordion, Badge, Card, Group, NativeSelect, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { contractCall } from '../../../shared/api/client.js';
+import { call, callData } from '../../../shared/api/client.js';
+import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
 import { CsvLink, queryString } from '../../../shared/ui/CsvLink.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
@@ -9,10 +10,8 @@ import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { useMoney } from '../../../shared/ui/useCurrency.js';
 import { useUrlFilters } from '../../../shared/ui/useFilters.js';
 
-/** GET /dashboard/v1/products and /categories (web contract; shapes as API v1). */
-interface Product { code: string; name: string; category: string; category_slug: string; price: number; status: string }
-interface FormField { name: string; label: string; role: string; type: string; required: boolean; placeholder?: string; options?: { value: string; label: string }[] }
-interface Category { slug: string; name: string; type: string; form: FormField[] }
+type Category = Awaited<ReturnType<typeof fetchCategories>>['categories'][number];
+const fetchCategories = () => callData(dashboardApi.GET('/categories'));
 
 function FormPreview(props: { category: Category }) {
   const { t } = useTranslation();
@@ -35,10 +34,11 @@ function FormPreview(props: { category: Category }) {
 export default function Products() {
   const { t } = useTranslation();
   const money = useMoney();
-  const { filters, apply } = useUrlFilters(['q', 'category_slug'] as const);
+  const { filters, page, apply, setPage } = useUrlFilters(['q', 'category_slug'] as const);
   const qs = queryString(filters);
-  const products = useQuery({ queryKey: ['products', qs], queryFn: () => contractCall<Product[]>('GET', `/dashboard/v1/products${qs}`), placeholderData: (p) => p });
-  const categories = useQuery({ queryKey: ['categories'], queryFn: () => contractCall<Category[]>('GET', '/dashboard/v1/categories') });
+  const query = Object.fromEntries(Object.entries({ ...filters, page: String(page), limit: '50' }).filter(([, v]) => v));
+  const products = useQuery({ queryKey: ['products', query], queryFn: () => call(dashboardApi.GET('/products', { params: { query } })), placeholderData: (p) => p });
+  const categories = useQuery({ queryKey: ['categories'], queryFn: fetchCategories });
   return (
     <>
       <PageTitle actions={<CsvLink href={`/dashboard/v1/products/export.csv${qs}`} />}>{t('products.title')}</PageTitle>
@@ -51,7 +51,7 @@ export default function Products() {
                 name="category_slug"
                 label={t('products.category')}
                 defaultValue={filters.category_slug}
-                data={[{ value: '', label: t('all') }, ...(categories.data ?? []).map((c) => ({ value: c.slug, label: c.name }))]}
+                data={[{ value: '', label: t('all') }, ...(categories.data?.categories ?? []).map((c) => ({ value: c.slug, label: c.name }))]}
                 onChange={(e) => e.currentTarget.form?.requestSubmit()}
               />
               <button type="submit" className="visually-hidden">{t('search')}</button>
@@ -62,14 +62,16 @@ export default function Products() {
         <Card withBorder>
           <DataTable
             caption={t('products.title')}
-            rows={products.data ?? []}
+            rows={products.data?.data.products ?? []}
             rowKey={(p) => p.code}
+            meta={products.data?.meta}
+            onPage={setPage}
             columns={[
               { key: 'code', header: t('products.code'), cell: (p) => p.code },
               { key: 'name', header: t('products.name'), cell: (p) => p.name },
               { key: 'category', header: t('products.category'), cell: (p) => p.category },
               { key: 'price', header: t('products.price'), cell: (p) => money(p.price), align: 'right' },
-              { key: 'status', header: t('products.status'), cell: (p) => <Badge variant="light" color={p.status === 'active' ? 'green' : 'gray'}>{p.status === 'active' || p.status === 'inactive' ? t(`products.statuses.${p.status}`) : p.status}</Badge> },
+              { key: 'status', header: t('products.status'), cell: (p) => <Badge variant="light" color={p.status === 'active' ? 'green' : 'gray'}>{t(`products.statuses.${p.status}`)}</Badge> },
             ]}
           />
         </Card>
@@ -78,7 +80,7 @@ export default function Products() {
           <Text size="sm" mb="sm">{t('products.formsIntro')}</Text>
           {categories.error ? <ErrorAlert error={categories.error} /> : null}
           <Accordion variant="separated">
-            {(categories.data ?? []).map((c) => (
+            {(categories.data?.categories ?? []).map((c) => (
               <Accordion.Item key={c.slug} value={c.slug}>
                 <Accordion.Control>{c.name}</Accordion.Control>
                 <Accordion.Panel><FormPreview category={c} /></Accordion.Panel>

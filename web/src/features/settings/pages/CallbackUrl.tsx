@@ -3,23 +3,12 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { callData, contractCall } from '../../../shared/api/client.js';
+import { callData } from '../../../shared/api/client.js';
 import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { useApiForm } from '../../../shared/forms/useApiForm.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { useProfile } from '../../../shared/ui/useCurrency.js';
-
-/** POST /dashboard/v1/callback-url/test (web contract). */
-interface TestResult {
-  delivered: boolean;
-  url: string;
-  http_status: number | null;
-  duration_ms: number;
-  response_excerpt: string | null;
-  error: string | null;
-  payload: unknown;
-}
 
 export default function CallbackUrl() {
   const { t } = useTranslation();
@@ -35,7 +24,7 @@ export default function CallbackUrl() {
       void qc.invalidateQueries({ queryKey: ['overview'] });
     },
   });
-  const test = useMutation({ mutationFn: () => contractCall<TestResult>('POST', '/dashboard/v1/callback-url/test') });
+  const test = useMutation({ mutationFn: () => callData(dashboardApi.POST('/callback-url/test', { body: {} })) });
   const r = test.data;
   return (
     <>
