@@ -10,7 +10,7 @@ import { RouterProvider } from 'react-router';
 import { ADMIN_SESSION_KEY } from '../../features/admin/auth/hooks.js';
 import { createQueryClient } from '../../shared/api/query-client.js';
 import { initI18n } from '../../shared/i18n/index.js';
-import { theme } from '../../shared/theme.js';
+import { cssVariablesResolver, theme } from '../../shared/theme.js';
 import { messages } from './messages.js';
 import { router } from './routes.js';
 
@@ -19,7 +19,7 @@ const queryClient = createQueryClient(ADMIN_SESSION_KEY);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

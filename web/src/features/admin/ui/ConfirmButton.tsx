@@ -3,6 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** A filled button writes white on its colour: these shades keep 4.5:1 (orange and yellow never do). */
+const strong = (c: ButtonProps['color']) => (!c || String(c).includes('.') ? c : c === 'orange' || c === 'yellow' ? 'red.9' : `${c}.9`);
+
 /**
  * A button that asks first: a dialog saying what will happen, and the action only on
  * Confirm. Every state-changing click of the console that cannot be undone goes through it.
@@ -27,7 +30,7 @@ export function ConfirmButton(props: ButtonProps & {
           {children}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>{t('cancel')}</Button>
-            <Button color={button.color} onClick={() => { close(); onConfirm(); }}>{confirmLabel ?? t('confirm')}</Button>
+            <Button color={strong(button.color)} onClick={() => { close(); onConfirm(); }}>{confirmLabel ?? t('confirm')}</Button>
           </Group>
         </Stack>
       </Modal>

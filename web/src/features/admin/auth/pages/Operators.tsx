@@ -61,7 +61,7 @@ export default function Operators() {
               {
                 key: 'x', header: t('actions'), align: 'right',
                 cell: (r) => (
-                  <ConfirmButton label={t('operators.reset')} title={t('operators.reset')} color="orange" onConfirm={() => reset.mutate(r.id)}>
+                  <ConfirmButton label={t('operators.reset')} title={t('operators.reset')} color="orange.9" onConfirm={() => reset.mutate(r.id)}>
                     <Text size="sm">{t('operators.resetText', { email: r.email })}</Text>
                   </ConfirmButton>
                 ),

@@ -46,7 +46,7 @@ export default function OrderDetail() {
             <PageTitle actions={<StateBadge state={o.status} />}>{t('orders.detailTitle', { code: o.order_code })}</PageTitle>
             <Stack>
               <Group>
-                {refundable ? <Button color="orange" onClick={() => { refund.reset(); setRefunding({ key: newIdempotencyKey() }); }}>{t('orders.refund')}</Button> : null}
+                {refundable ? <Button color="orange" variant="light" onClick={() => { refund.reset(); setRefunding({ key: newIdempotencyKey() }); }}>{t('orders.refund')}</Button> : null}
                 {o.status === 'success' || o.status === 'failed' ? <Button variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>{t('orders.resend')}</Button> : null}
               </Group>
               {resend.isSuccess ? <Alert color="green" role="status">{t('orders.resent', { round: resend.data.round })}</Alert> : null}
@@ -119,7 +119,7 @@ export default function OrderDetail() {
                   {refund.errors.general ? <Alert color="red" role="alert">{refund.errors.general}</Alert> : null}
                   <Group justify="flex-end">
                     <Button variant="default" onClick={() => setRefunding(null)}>{t('cancel')}</Button>
-                    <Button type="submit" color="orange" loading={refund.isPending}>{t('orders.refundConfirm', { amount: money(o.price) })}</Button>
+                    <Button type="submit" color="red.9" loading={refund.isPending}>{t('orders.refundConfirm', { amount: money(o.price) })}</Button>
                   </Group>
                 </Stack>
               </form>

@@ -80,7 +80,7 @@ export function WalletCard({ reseller: r }: { reseller: Reseller }) {
             {pending.note ? <Text size="sm">{t('resellers.detail.confirmNote', { note: pending.note })}</Text> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setPending(null)}>{t('cancel')}</Button>
-              <Button color={pending.kind === 'debit' ? 'red' : undefined} loading={send.isPending} onClick={() => send.mutate(pending)}>{t('confirm')}</Button>
+              <Button color={pending.kind === "debit" ? "red.9" : undefined} loading={send.isPending} onClick={() => send.mutate(pending)}>{t('confirm')}</Button>
             </Group>
           </Stack>
         ) : null}
