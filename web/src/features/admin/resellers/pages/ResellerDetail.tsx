@@ -1,4 +1,4 @@
-import { SimpleGrid, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { adminApi } from '../../../../shared/api/admin.js';
@@ -26,16 +26,13 @@ export default function ResellerDetail() {
         <>
           <PageTitle actions={<StatusBadge status={r.status} />}>{r.name}</PageTitle>
           <Stack>
-            <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <ProfileCard reseller={r} />
-              <WalletCard reseller={r} />
-            </SimpleGrid>
-            <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <CatalogsCard reseller={r} />
-              <KeysCard reseller={r} />
-              <WhitelistCard reseller={r} />
-              <CallbackCard reseller={r} />
-            </SimpleGrid>
+            {/* One column: the cards' tables need the width (they scroll sideways below 600 px). */}
+            <ProfileCard reseller={r} />
+            <WalletCard reseller={r} />
+            <CatalogsCard reseller={r} />
+            <KeysCard reseller={r} />
+            <WhitelistCard reseller={r} />
+            <CallbackCard reseller={r} />
             <OrdersCard reseller={r} />
           </Stack>
         </>
