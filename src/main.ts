@@ -263,6 +263,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.
   await app.register(webApp({ app: 'dashboard' }));
+  await app.register(webApp({ app: 'admin' }));
   await app.register(rootRedirect('/dashboard/'));
 
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment: fulfilmentRepo, secrets, clock, wake: () => runner.wake() });

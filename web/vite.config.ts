@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
  * each app is served under its own path (/dashboard/, /admin/) with its own bundle, and both
  * import the same src/shared. See docs/architecture.md, "The web apps".
  */
-const APPS = { dashboard: '/dashboard/' } as const;
+const APPS = { dashboard: '/dashboard/', admin: '/admin/' } as const;
 
 export default defineConfig(({ mode }) => {
   const app = (mode in APPS ? mode : 'dashboard') as keyof typeof APPS;

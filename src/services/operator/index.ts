@@ -10,6 +10,8 @@ import { Idempotency } from './idempotency.js';
 import { ResellerSettings } from './reseller-settings.js';
 import { ResellerInvitations } from './invitations.js';
 import { SyncSupplierPrices } from '../sync-supplier-prices.js';
+import { Overview } from './overview.js';
+import { OverviewRepo } from '../../store/overview-repo.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -25,6 +27,7 @@ export function createOperatorServices(core: ServiceCore) {
     audit: new AuditLog(core),
     idempotency: new Idempotency(core),
     priceSync: new SyncSupplierPrices(core),
+    overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };
 }

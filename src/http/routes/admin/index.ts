@@ -13,6 +13,7 @@ import { resellerRoutes } from './resellers.js';
 import { operatorAccountRoutes } from './operators.js';
 import { resellerSettingsRoutes } from './reseller-settings.js';
 import { invitationRoutes } from './invitations.js';
+import { overviewRoutes } from './overview.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -39,6 +40,7 @@ export function adminApi(deps: AdminApiDeps) {
     invitationRoutes(kit, deps);
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
+    overviewRoutes(kit, deps);
   };
 }
 
@@ -47,9 +49,9 @@ const Operator = Type.Object({ id: Type.String(), email: Type.String(), name: Ty
 function operatorRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/me', tag: 'Session',
-    summary: 'The signed-in operator',
-    response: Type.Object({ id: Type.String(), email: Type.String() }),
-    handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email } }),
+    summary: 'The signed-in operator, and the currency every amount is in (the console formats money with it)',
+    response: Type.Object({ id: Type.String(), email: Type.String(), currency: Type.String({ description: 'ISO 4217 code' }) }),
+    handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email, currency: deps.services.currency.code } }),
   });
 
   kit.route({

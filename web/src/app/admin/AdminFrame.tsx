@@ -1,0 +1,16 @@
+import { useTranslation } from 'react-i18next';
+import { RequireOperator } from '../../features/admin/auth/RequireOperator.js';
+import { useOperatorSignOut } from '../../features/admin/auth/hooks.js';
+import { AppLayout } from '../../shared/layout/AppLayout.js';
+import { NAV } from './nav.js';
+
+/** Every signed-in console page: the operator session guard and the shared layout. */
+export function AdminFrame() {
+  const { t } = useTranslation();
+  const signOut = useOperatorSignOut();
+  return (
+    <RequireOperator>
+      {(s) => <AppLayout title={t('appName')} nav={NAV} who={s.email} onSignOut={() => signOut.mutate()} />}
+    </RequireOperator>
+  );
+}

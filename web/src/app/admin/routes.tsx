@@ -1,0 +1,36 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { NotFound } from '../../shared/ui/QueryState.js';
+import { AdminFrame } from './AdminFrame.js';
+
+/** A page loaded only when visited: each is its own chunk. */
+const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+export const routes: RouteObject[] = [
+  { path: '/sign-in', ...page(() => import('../../features/admin/auth/pages/SignIn.js')) },
+  {
+    path: '/',
+    Component: AdminFrame,
+    children: [
+      { index: true, ...page(() => import('../../features/admin/home/pages/Home.js')) },
+      { path: 'resellers', ...page(() => import('../../features/admin/resellers/pages/Resellers.js')) },
+      { path: 'approvals', ...page(() => import('../../features/admin/resellers/pages/Approvals.js')) },
+      { path: 'resellers/:resellerId', ...page(() => import('../../features/admin/resellers/pages/ResellerDetail.js')) },
+      { path: 'orders', ...page(() => import('../../features/admin/orders/pages/Orders.js')) },
+      { path: 'attention', ...page(() => import('../../features/admin/orders/pages/Attention.js')) },
+      { path: 'orders/:orderId', ...page(() => import('../../features/admin/orders/pages/OrderDetail.js')) },
+      { path: 'catalog/categories', ...page(() => import('../../features/admin/catalog/pages/Categories.js')) },
+      { path: 'catalog/products', ...page(() => import('../../features/admin/catalog/pages/Products.js')) },
+      { path: 'catalog/catalogs', ...page(() => import('../../features/admin/catalog/pages/Catalogs.js')) },
+      { path: 'catalog/catalogs/:catalogId', ...page(() => import('../../features/admin/catalog/pages/CatalogPrices.js')) },
+      { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
+      { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
+      { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
+      { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
+      { path: '*', Component: NotFound },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes, { basename: '/admin' });

@@ -1,0 +1,67 @@
+import { Anchor, Badge, Group } from '@mantine/core';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { adminApi } from '../../../shared/api/admin.js';
+import { call } from '../../../shared/api/client.js';
+import { formatDateTime } from '../../../shared/format/dates.js';
+import { DataTable } from '../../../shared/table/DataTable.js';
+import { ErrorAlert } from '../../../shared/ui/QueryState.js';
+import { StateBadge } from '../../../shared/ui/StateBadge.js';
+import { useAdminMoney } from '../ui/useAdminMoney.js';
+
+export interface OrderFilters {
+  status?: string;
+  reseller_id?: string;
+  ref_id?: string;
+  start_date?: string;
+  end_date?: string;
+  needs_attention?: string;
+  page: number;
+  limit?: number;
+}
+
+const clean = (f: OrderFilters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== '' && v !== undefined)) as OrderFilters;
+
+/** One server-side page of the order search across resellers (never all orders at once). */
+export function useOrderSearch(f: OrderFilters) {
+  return useQuery({
+    queryKey: ['admin', 'orders', clean(f)],
+    queryFn: () => {
+      const { page, limit, ...rest } = clean(f);
+      return call(adminApi.GET('/orders', { params: { query: { ...rest, page: String(page), limit: String(limit ?? 20) } } }));
+    },
+  });
+}
+
+type Search = ReturnType<typeof useOrderSearch>;
+
+export function OrdersTable(props: { query: Search extends UseQueryResult<infer D> ? UseQueryResult<D> : never; showReseller?: boolean; onPage?(n: number): void }) {
+  const { t, i18n } = useTranslation();
+  const money = useAdminMoney();
+  const q = props.query;
+  return (
+    <>
+      {q.error ? <ErrorAlert error={q.error} /> : null}
+      <DataTable
+        caption={t('orders.title')}
+        rows={q.data?.data.orders ?? []}
+        rowKey={(o) => o.order_id}
+        meta={props.onPage ? (q.data?.meta as never) : undefined}
+        onPage={props.onPage}
+        columns={[
+          { key: 'id', header: t('orders.orderId'), cell: (o) => <Anchor component={Link} to={`/orders/${o.order_id}`} ff="monospace" size="sm">{o.order_id}</Anchor> },
+          { key: 'ref', header: t('orders.refId'), cell: (o) => o.ref_id },
+          ...(props.showReseller === false ? [] : [{ key: 'reseller', header: t('orders.reseller'), cell: (o: { reseller_id: string }) => <Anchor component={Link} to={`/resellers/${o.reseller_id}`} size="sm">{o.reseller_id}</Anchor> }]),
+          { key: 'product', header: t('orders.product'), cell: (o) => o.product_code },
+          { key: 'price', header: t('orders.amount'), align: 'right', cell: (o) => money(o.price) },
+          {
+            key: 'status', header: t('orders.status'),
+            cell: (o) => <Group gap={4} wrap="nowrap"><StateBadge state={o.status} />{o.needs_attention ? <Badge color="yellow" variant="light">{t('orders.attention')}</Badge> : null}</Group>,
+          },
+          { key: 'created', header: t('orders.created'), cell: (o) => formatDateTime(o.created_at, i18n.language) },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { Anchor, Card, Group, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { OrdersTable, useOrderSearch } from '../../orders/OrdersTable.js';
+import type { Reseller } from './types.js';
+
+/** The reseller's newest orders, and a link to all of them in the order search. */
+export function OrdersCard({ reseller: r }: { reseller: Reseller }) {
+  const { t } = useTranslation();
+  const orders = useOrderSearch({ reseller_id: r.id, page: 1, limit: 10 });
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">{t('resellers.detail.orders')}</Title>
+        <Anchor component={Link} to={`/orders?reseller_id=${encodeURIComponent(r.id)}`}>{t('resellers.detail.allOrders')}</Anchor>
+      </Group>
+      <OrdersTable query={orders} showReseller={false} />
+    </Card>
+  );
+}
