@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { registerAccount } from '../support/dashboard.js';
+import { operatorClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
 import { browserAvailable, checkPage, ensureAdminBuilt, launch, newContext, operatorCredentials, screenshot, settled, signInOperator } from './admin-support.js';
 
@@ -84,6 +85,44 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console pages (%
     await o.waitForURL('**/dashboard/sign-in?next=*');
     await shopCtx.close();
     await opCtx.close();
+  }, 120_000);
+
+  it('invites a reseller the operator created: the link, shown once, signs the shop in to its dashboard', async () => {
+    const op = await operatorClient(t);
+    const email = `invited-${uniqueRef('i')}@example.com`.toLowerCase();
+    const created = await op.post('/resellers', { name: 'Invited Shop', email });
+    expect(created.status).toBe(200);
+    const resellerId = created.body.data.id as string;
+
+    const ctx = await newContext(browser, t.origin);
+    const page = await ctx.newPage();
+    await signInOperator(page, creds);
+    await page.goto(`/admin/resellers/${resellerId}`);
+    await settled(page);
+    await page.getByRole('button', { name: 'Send an invitation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    const link = await page.getByText('/dashboard/accept-invitation?token=').innerText();
+    expect(link).toMatch(/\/dashboard\/accept-invitation\?token=/);
+    await expect.poll(() => page.getByText('Open', { exact: true }).count()).toBeGreaterThan(0);
+
+    const shopCtx = await newContext(browser, t.origin);
+    const shop = await shopCtx.newPage();
+    await shop.goto(new URL(link.trim()).pathname + new URL(link.trim()).search);
+    await shop.getByLabel('Password').fill('invited passphrase 1');
+    await shop.getByRole('button').last().click();
+    await shop.waitForURL((u) => u.pathname === '/dashboard/' || u.pathname === '/dashboard');
+    const me = await shop.evaluate(async () => (await (await fetch('/dashboard/v1/me', { credentials: 'same-origin' })).json()).data.email);
+    expect(me).toBe(email);
+
+    // Used once: the same link answers INVALID_INVITATION, and the console shows it used.
+    const again = await (await fetch(`${t.origin}/dashboard/v1/auth/accept-invitation`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: new URL(link.trim()).searchParams.get('token'), password: 'another passphrase 2' }),
+    })).json();
+    expect(again.error).toBe('INVALID_INVITATION');
+    await page.reload();
+    await expect.poll(() => page.getByText('Used', { exact: true }).count()).toBeGreaterThan(0);
+    await shopCtx.close();
+    await ctx.close();
   }, 120_000);
 
   it('refuses a state change without the CSRF token, and shows bad input by its field', async () => {

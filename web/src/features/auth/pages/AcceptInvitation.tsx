@@ -1,24 +1,13 @@
 import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../../shared/api/client.js';
+import { ApiError, callData } from '../../../shared/api/client.js';
+import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { formValues, useApiForm } from '../../../shared/forms/useApiForm.js';
 import { PublicLayout } from '../../../shared/layout/AppLayout.js';
 import { useStartSession } from '../hooks.js';
 
-/**
- * POST /dashboard/v1/auth/accept-invitation {token, password} (its endpoint lands with the
- * invitations work): sets the password and opens a session like sign-in.
- */
-async function acceptInvitation(body: { token: string; password: string }): Promise<{ csrf_token: string }> {
-  const res = await fetch('/dashboard/v1/auth/accept-invitation', {
-    method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP_${res.status}`, json.message ?? res.statusText, json.request_id ?? null);
-  return json.data;
-}
-
+/** The operator's one-time link: set the password and be signed in, like sign-in. */
 export default function AcceptInvitation() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -26,7 +15,7 @@ export default function AcceptInvitation() {
   const start = useStartSession();
   const token = params.get('token') ?? '';
   const form = useApiForm(['password'], {
-    mutationFn: acceptInvitation,
+    mutationFn: (body: { token: string; password: string }) => callData(dashboardApi.POST('/auth/accept-invitation', { body })),
     onSuccess: (s) => {
       start(s.csrf_token);
       navigate('/', { replace: true });

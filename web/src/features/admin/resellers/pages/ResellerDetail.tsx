@@ -8,6 +8,7 @@ import { QueryState } from '../../../../shared/ui/QueryState.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import { CallbackCard } from '../sections/CallbackCard.js';
 import { CatalogsCard } from '../sections/CatalogsCard.js';
+import { InvitationsCard } from '../sections/InvitationsCard.js';
 import { KeysCard } from '../sections/KeysCard.js';
 import { OrdersCard } from '../sections/OrdersCard.js';
 import { ProfileCard } from '../sections/ProfileCard.js';
@@ -33,6 +34,7 @@ export default function ResellerDetail() {
             <KeysCard reseller={r} />
             <WhitelistCard reseller={r} />
             <CallbackCard reseller={r} />
+            <InvitationsCard reseller={r} />
             <OrdersCard reseller={r} />
           </Stack>
         </>

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Stack, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { callData } from '../../../../shared/api/client.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
 import type { Reseller } from './types.js';
 
-/** The reseller's callback URL (empty clears it), and where invitations stand. */
+/** The reseller's callback URL (empty clears it). */
 export function CallbackCard({ reseller: r }: { reseller: Reseller }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -26,8 +26,6 @@ export function CallbackCard({ reseller: r }: { reseller: Reseller }) {
           <div><Button type="submit" loading={save.isPending}>{t('resellers.detail.setCallback')}</Button></div>
         </Stack>
       </form>
-      <Title order={3} size="h5" mt="lg" mb="xs">{t('resellers.detail.invitations')}</Title>
-      <Text size="sm" c="dimmed">{t('resellers.detail.invitationsText')}</Text>
     </Card>
   );
 }
