@@ -26,6 +26,9 @@ describe.each(storeKinds())('operator API: GET /overview (%s)', (kind) => {
     await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', placed[1]!).execute();
     const oldest = await db.selectFrom('orders').select('created_at').where('id', '=', placed[0]!).executeTakeFirstOrThrow();
     const balances = await db.selectFrom('resellers').select('balance').execute();
+    // A deposit as a refresh records it (digiflazz reports one), below its threshold: flagged.
+    const supplier = await db.selectFrom('suppliers').select('id').orderBy('name').executeTakeFirstOrThrow();
+    await db.updateTable('suppliers').set({ balance: 250_000, balance_threshold: 500_000, balance_flagged_at: Date.now() }).where('id', '=', supplier.id).execute();
 
     const r = await op.get('/overview');
     expect(r.status, r.text).toBe(200);
@@ -44,7 +47,8 @@ describe.each(storeKinds())('operator API: GET /overview (%s)', (kind) => {
     expect(o.daily.at(-1).orders).toBe(3);
     expect(o.callbacks).toEqual({ retrying: 0, failed_24h: 0 });
     expect(o.suppliers.length).toBeGreaterThan(0);
-    expect(o.suppliers[0]).toMatchObject({ enabled: true, consecutive_failures: 0, balance: null });
+    expect(o.suppliers.find((x: { id: string }) => x.id === supplier.id)).toMatchObject({ enabled: true, consecutive_failures: 0, balance: 250_000, balance_flagged: true });
+    expect(o.suppliers.filter((x: { id: string }) => x.id !== supplier.id).every((x: { balance: unknown }) => x.balance === null)).toBe(true);
   });
 
   it('is operator data: a reseller session is refused, and so is no session', async () => {

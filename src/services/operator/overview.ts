@@ -20,7 +20,9 @@ export interface OverviewFacts {
   processing: { count: number; oldestCreatedAt: number | null };
   attention: number;
   callbacks: { retrying: number; failed24h: number };
-  suppliers: { id: string; name: string; enabled: boolean; status: string; consecutiveFailures: number; lastError: string | null; checkedAt: number | null }[];
+  suppliers: { id: string; name: string; enabled: boolean; status: string; consecutiveFailures: number; lastError: string | null; checkedAt: number | null;
+    /** Minor units, as the last refresh read the deposit (null: the adapter does not report one); flagged below its threshold. */
+    balance: number | null; balanceFlagged: boolean }[];
   /** Minor units. */
   resellerBalances: number;
   hourly: Bucket[];
@@ -87,6 +89,7 @@ export class Overview {
       suppliers: suppliers.map((s) => ({
         id: s.id, name: s.name, enabled: Number(s.enabled) === 1, status: s.status, consecutiveFailures: Number(s.consecutive_failures ?? 0),
         lastError: s.last_error ?? null, checkedAt: s.updated_at == null ? null : Number(s.updated_at),
+        balance: s.balance == null ? null : Number(s.balance), balanceFlagged: s.balance_flagged_at != null,
       })),
       resellerBalances: balances,
       hourly: hourly.map((b) => ({ ...b, start: b.start * HOUR_MS })),

@@ -29,7 +29,8 @@ const OverviewSchema = Type.Object({
   suppliers: Type.Array(Type.Object({
     id: Type.String(), name: Type.String(), enabled: Type.Boolean(), status: Type.String(),
     consecutive_failures: Type.Integer(), last_error: Nullable(Type.String()), checked_at: Nullable(IsoTime()),
-    balance: Nullable(Money('not tracked yet: null')),
+    balance: Nullable(Money('the deposit as the last refresh read it; null: the adapter reports none (sandbox, upstream-v1) or it was never read')),
+    balance_flagged: Type.Boolean({ description: 'below its threshold, or an order was refused for a short deposit (GET /suppliers has the details)' }),
   })),
   reseller_balances: Money('sum of every reseller wallet'),
   hourly: Type.Array(Bucket, { description: 'the last 48 UTC hours, oldest first' }),
@@ -60,7 +61,8 @@ export function overviewRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
           callbacks: { retrying: f.callbacks.retrying, failed_24h: f.callbacks.failed24h },
           suppliers: f.suppliers.map((s) => ({
             id: s.id, name: s.name, enabled: s.enabled, status: s.status, consecutive_failures: s.consecutiveFailures, last_error: s.lastError,
-            checked_at: s.checkedAt === null ? null : isoMillis(s.checkedAt), balance: null,
+            checked_at: s.checkedAt === null ? null : isoMillis(s.checkedAt),
+            balance: s.balance === null ? null : toMajor(s.balance, currency.decimals), balance_flagged: s.balanceFlagged,
           })),
           reseller_balances: toMajor(f.resellerBalances, currency.decimals),
           hourly: f.hourly.map(bucket), daily: f.daily.map(bucket),

@@ -25,6 +25,7 @@ export const en = {
   checked: 'Updated',
   balance: 'Balance',
   notTracked: 'not tracked',
+  lowBalance: 'low',
   asOf: 'Figures as of {{at}}',
 };
 export const id: Messages<typeof en> = {
@@ -52,5 +53,6 @@ export const id: Messages<typeof en> = {
   checked: 'Diperbarui',
   balance: 'Saldo',
   notTracked: 'tidak dilacak',
+  lowBalance: 'rendah',
   asOf: 'Angka per {{at}}',
 };

@@ -75,7 +75,7 @@ export default function Home() {
                   { key: 'fails', header: t('home.failures'), align: 'right', cell: (s) => s.consecutive_failures },
                   { key: 'err', header: t('home.lastError'), cell: (s) => s.last_error ?? '—' },
                   { key: 'at', header: t('home.checked'), cell: (s) => formatDateTime(s.checked_at, i18n.language) },
-                  { key: 'bal', header: t('home.balance'), align: 'right', cell: (s) => (s.balance === null ? t('home.notTracked') : money(s.balance)) },
+                  { key: 'bal', header: t('home.balance'), align: 'right', cell: (s) => (s.balance === null ? t('home.notTracked') : <>{money(s.balance)}{s.balance_flagged ? <Badge ml="xs" color="red" variant="light">{t('home.lowBalance')}</Badge> : null}</>) },
                 ]}
               />
             </Card>
