@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../errors.js';
 import { assertTextDeep } from '../domain/text.js';
 import { clientErrorHandler } from './client-errors.js';
-import { sendError } from './errors.js';
+import { overLongSegment, sendError } from './errors.js';
 import { useStrictBodies } from './validation.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -55,7 +55,7 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
       reply.header('allow', allowed.join(', '));
       return sendError(req, reply, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url}; use ${allowed.join(' or ')}`));
     }
-    return sendError(req, reply, new AppError('NOT_FOUND', `no route ${req.method} ${url}`));
+    return sendError(req, reply, overLongSegment(url) ?? new AppError('NOT_FOUND', `no route ${req.method} ${url}`));
   });
   return app;
 }

@@ -5,6 +5,15 @@ import { isUniqueViolation } from '../store/db.js';
 /** Fastify's router default: a path parameter longer than this answers 414. */
 const MAX_PARAM_LENGTH = 100;
 
+const pathSegmentTooLong = () => new AppError('VALIDATION_ERROR', `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long`);
+
+/**
+ * The same answer when the router found no route for such a path: a wildcard route (the web
+ * apps' `/<app>/*`) takes the request the parameter route refused, then hands it back here.
+ */
+export const overLongSegment = (path: string): AppError | null =>
+  path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? pathSegmentTooLong() : null;
+
 /** Maps anything thrown while serving a request onto the error catalogue. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
@@ -16,7 +25,7 @@ export function toAppError(err: unknown): AppError {
       return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // 400 like any other over-long identifier (a query value past its maxLength), not Fastify's 414.
-      return new AppError('VALIDATION_ERROR', `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long`);
+      return pathSegmentTooLong();
     case 'FST_ERR_BAD_URL':
       return new AppError('VALIDATION_ERROR', 'the path holds a malformed percent-encoding (such as %E0%A4%A); encode it as UTF-8');
   }
