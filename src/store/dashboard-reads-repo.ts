@@ -39,10 +39,10 @@ export class DashboardReadsRepo {
     if (f.to !== null) q = q.where(createdAt, '<=', f.to);
     if (f.productCode !== null) q = q.where('product_code', '=', f.productCode);
     if (f.refPrefix !== null) {
-      // SQLite: a range on the (reseller_id, ref_id) unique index (its text order is binary).
-      // PostgreSQL: the database's collation may not sort a prefix's matches together (only
-      // "C" does), so the exact prefix test alone, over the reseller's orders.
-      if (this.dialect === 'sqlite') q = q.where('ref_id', '>=', f.refPrefix).where('ref_id', '<', `${f.refPrefix}\u{10FFFF}`);
+      // A range in code point order: SQLite's (reseller_id, ref_id) unique index is binary
+      // already; on PostgreSQL the range is on ref_id under "C" (migration 019's index).
+      const ref = this.dialect === 'sqlite' ? sql<string>`ref_id` : sql<string>`(ref_id collate "C")`;
+      q = q.where(ref, '>=', f.refPrefix).where(ref, '<', `${f.refPrefix}\u{10FFFF}`);
       q = q.where(sql<string>`substr(ref_id, 1, ${[...f.refPrefix].length})`, '=', f.refPrefix); // characters (code points), as substr counts
     }
     return q;
