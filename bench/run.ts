@@ -542,7 +542,9 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
         ...figures.map(([name, q]) => ({ name, url: `${creds.baseUrl}${q}`, bearer: undefined })),
         { name: 'dashboard GET /orders page 1', url: `${dashboardUrl}/orders?limit=50`, bearer },
         { name: `dashboard GET /orders page ${deepPage} (deepest)`, url: `${dashboardUrl}/orders?limit=50&page=${deepPage}`, bearer },
-        { name: 'dashboard GET /orders ref_id search + 30-day range', url: `${dashboardUrl}/orders?limit=50&ref_id=hist-99&start_date=${monthAgo}&end_date=${today}`, bearer },
+        // A ref_id prefix as an integrator types one (11 matches), and a broad one (11,111 in 1,000,000).
+        { name: 'dashboard GET /orders ref_id search (11 matches) + 30-day range', url: `${dashboardUrl}/orders?limit=50&ref_id=hist-99999&start_date=${monthAgo}&end_date=${today}`, bearer },
+        { name: 'dashboard GET /orders ref_id search (1 in 90 orders match) + 30-day range', url: `${dashboardUrl}/orders?limit=50&ref_id=hist-99&start_date=${monthAgo}&end_date=${today}`, bearer },
       ];
       // The service has just restarted: one unmeasured second of each request first, not only
       // of the next one. With the first figure's own second alone, GET /orders page 1 (the

@@ -17,6 +17,7 @@ import { idempotencyKeys } from './migrations/014_idempotency_keys.js';
 import { operatorGaps } from './migrations/016_operator_gaps.js';
 import { apiErrors } from './migrations/017_api_errors.js';
 import { supplierSettings } from './migrations/018_supplier_settings.js';
+import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -41,6 +42,7 @@ function provider(db: Database): MigrationProvider {
         '016_operator_gaps': operatorGaps,
         '017_api_errors': apiErrors(db.dialect),
         '018_supplier_settings': supplierSettings,
+        '019_orders_ref_prefix': ordersRefPrefix(db.dialect),
       };
     },
   };

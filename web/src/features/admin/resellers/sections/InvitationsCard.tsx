@@ -36,7 +36,7 @@ export function InvitationsCard({ reseller: r }: { reseller: Reseller }) {
           rows={list.data?.invitations ?? []}
           rowKey={(i) => i.id}
           columns={[
-            { key: 'created', header: t('resellers.created'), cell: (i) => formatDateTime(i.created_at, i18n.language) },
+            { key: 'created', header: t('resellers.detail.sent'), cell: (i) => formatDateTime(i.created_at, i18n.language) },
             { key: 'expires', header: t('resellers.detail.expires'), cell: (i) => formatDateTime(i.expires_at, i18n.language) },
             { key: 'state', header: t('resellers.status'), cell: (i) => <Badge color={STATE_COLOR[i.state]} variant="light">{t(`resellers.detail.invitationState.${i.state}`)}</Badge> },
             {
