@@ -48,6 +48,8 @@ import { CatalogCache } from './services/catalog-cache.js';
 import { openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
+import { OperatorOrdersRepo } from './store/operator-orders-repo.js';
+import { OrderHistoryRepo } from './store/order-history-repo.js';
 import { OrdersRepo } from './store/orders-repo.js';
 import { ResellersRepo } from './store/resellers-repo.js';
 import { scryptHasher } from './adapters/password-hasher.js';
@@ -81,7 +83,7 @@ export interface Platform {
   app: FastifyInstance;
   secrets: SecretBox;
   limiter: RateLimiter;
-  repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; ledger: LedgerRepo };
+  repos: { resellers: ResellersRepo; catalog: CatalogRepo; orders: OrdersRepo; orderHistory: OrderHistoryRepo; operatorOrders: OperatorOrdersRepo; ledger: LedgerRepo };
   /** The in-process catalog cache the reseller API reads (invalidated via cache_versions). */
   catalogCache: CatalogCache;
   clock: Clock;
@@ -152,7 +154,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const limiter = createRateLimiter(redis);
 
   const { db } = database;
-  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }), ledger: new LedgerRepo(db) };
+  const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }),
+    orderHistory: new OrderHistoryRepo(db, database.dialect), operatorOrders: new OperatorOrdersRepo(db), ledger: new LedgerRepo(db) };
   const currency = { code: config.currency, decimals: config.currencyDecimals, maxAmount: config.maxOperationAmount * 10 ** config.currencyDecimals };
   const { versions, feed } = watchCacheVersions(database, config.store, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
@@ -200,7 +203,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake([JOB_KINDS.fulfilOrder]),
   });
   const validateAccount = new ValidateAccount({ catalog: catalogCache, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
-  const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, ledger: repos.ledger, clock });
+  const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, history: repos.orderHistory, ledger: repos.ledger, clock });
 
   const accounts = new AccountsRepo(db);
   const hasher = scryptHasher(overrides.passwordCost);
@@ -279,7 +282,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   );
   let foldTimer: NodeJS.Timeout | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
-  const foldSafely = () => repos.orders.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
+  const foldSafely = () => repos.orderHistory.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,

@@ -8,6 +8,7 @@ import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { CatalogRepo } from '../store/catalog-repo.js';
 import type { Dialect } from '../store/db.js';
 import type { LedgerRepo } from '../store/ledger-repo.js';
+import type { OperatorOrdersRepo } from '../store/operator-orders-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { ResellersRepo } from '../store/resellers-repo.js';
 import type { DB } from '../store/schema.js';
@@ -36,6 +37,7 @@ export interface ServiceCore {
     resellers: ResellersRepo;
     catalog: CatalogRepo;
     orders: OrdersRepo;
+    operatorOrders: OperatorOrdersRepo;
     ledger: LedgerRepo;
     accounts: AccountsRepo;
     audit: AuditRepo;

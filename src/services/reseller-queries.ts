@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { CatalogProduct } from '../store/catalog-repo.js';
 import type { CatalogCache, CatalogViewer } from './catalog-cache.js';
 import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
+import type { OrderHistoryRepo } from '../store/order-history-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { LedgerEntryType } from '../store/schema.js';
 import type { ResellerPrincipal } from './authenticate.js';
@@ -20,7 +21,7 @@ const MAX_SLUG = 100;
 
 /** The read side of the reseller API: catalog, orders and wallet, always scoped to the caller. */
 export class ResellerQueries {
-  constructor(private readonly deps: { catalog: CatalogCache; orders: OrdersRepo; ledger: LedgerRepo; clock: Clock }) {}
+  constructor(private readonly deps: { catalog: CatalogCache; orders: OrdersRepo; history: OrderHistoryRepo; ledger: LedgerRepo; clock: Clock }) {}
 
   listCategories(who: CatalogViewer) {
     return this.deps.catalog.listCategories(who);
@@ -66,7 +67,7 @@ export class ResellerQueries {
     const page = parsePage(q);
     const statuses = parseStatusFilter(q.status);
     const range = parseDateRange(q, this.deps.clock.now());
-    const { orders, total } = await this.deps.orders.list({ resellerId: who.resellerId, statuses, ...range, limit: page.limit, offset: page.offset });
+    const { orders, total } = await this.deps.history.list({ resellerId: who.resellerId, statuses, ...range, limit: page.limit, offset: page.offset });
     return { items: orders, total, page };
   }
 

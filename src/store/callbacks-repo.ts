@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { OrderRecord } from '../domain/order.js';
 import type { HeldJob } from '../worker/job-contract.js';
 import { completeJobQuery, enqueueCallback, rescheduleJobQuery, type Executor } from './jobs-repo.js';
-import { toRecord } from './orders-repo.js';
+import { toRecord } from './order-row.js';
 import type { Dialect } from './db.js';
 import type { CallbackDeliveriesTable, DB } from './schema.js';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import type { Dialect } from './db.js';
-import { toRecord } from './orders-repo.js';
+import { toRecord } from './order-row.js';
 import { ALL_ORDERS, type DB } from './schema.js';
 
 export interface OrderSearch {

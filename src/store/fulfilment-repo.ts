@@ -8,7 +8,7 @@ import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js'
 import type { Dialect } from './db.js';
 import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
 import { newestKeySecret, openDelivery, readTarget, type Delivery, type PreparedCallback } from './callbacks-repo.js';
-import { toRecord } from './orders-repo.js';
+import { toRecord } from './order-row.js';
 import type { DB, OrdersTable } from './schema.js';
 
 interface SettledExtras {

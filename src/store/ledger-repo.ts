@@ -37,7 +37,7 @@ export class LedgerRepo {
    */
   async list(f: { resellerId: string; types: LedgerEntryType[] | null; from: number | null; to: number | null; limit: number; offset: number }) {
     if (!f.types && f.from === null && f.to === null) {
-      // One statement: the counter and the page below it (see OrdersRepo.list).
+      // One statement: the counter and the page below it (see OrderHistoryRepo.list).
       const counter = this.db.selectFrom('resellers').select('ledger_seq').where('id', '=', f.resellerId);
       const rows = await this.db
         .selectFrom('ledger_entries as l')

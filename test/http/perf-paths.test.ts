@@ -116,7 +116,7 @@ describe.each(storeKinds())('fast read and order paths (%s)', (kind) => {
     for (const c of cases) {
       const expected = newestFirst(rows.filter((o) => (!c.statuses || c.statuses.includes(o.status)) && (c.from === null || o.created_at >= c.from) && (c.to === null || o.created_at <= c.to)));
       for (const offset of [0, 999, 1000, 1001, 1234, expected.length - 50, expected.length - 1, expected.length, expected.length + 100].filter((x) => x >= 0)) {
-        const page = await t.platform.repos.orders.list({ resellerId: r.id, statuses: c.statuses, from: c.from, to: c.to, limit: 50, offset });
+        const page = await t.platform.repos.orderHistory.list({ resellerId: r.id, statuses: c.statuses, from: c.from, to: c.to, limit: 50, offset });
         expect(page.total, `${c.name} @${offset}`).toBe(expected.length);
         expect(page.orders.map((o) => o.id), `${c.name} @${offset}`).toEqual(expected.slice(offset, offset + 50).map((o) => o.id));
       }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '../../src/domain/order.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
-import { OrdersRepo } from '../../src/store/orders-repo.js';
+import { OrderHistoryRepo } from '../../src/store/order-history-repo.js';
 import { ALL_ORDERS } from '../../src/store/schema.js';
 import { startTestApp } from '../support/app.js';
 import { createTestStore, storeKinds, type StoreKind, type TestStore } from '../support/stores.js';
@@ -96,7 +96,7 @@ describe.each(storeKinds())('order counts with an all-orders row (%s)', (kind) =
   it('counts every status filter exactly, over whole hours and partial edge hours', async () => {
     const db = await open();
     await db.insertInto('orders').values(history).execute();
-    const repo = new OrdersRepo(db);
+    const repo = new OrderHistoryRepo(db);
     const subsets: (OrderStatus[] | null)[] = [null];
     for (let mask = 1; mask < 16; mask++) subsets.push(ORDER_STATUSES.filter((_, i) => mask & (1 << i)));
     const ranges: [number | null, number | null][] = [[null, null], [now - 40 * HOUR - 123_456, now - 3 * HOUR + 654_321], [now - 30 * HOUR, null]];
@@ -183,7 +183,7 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread
     expect((await rowsOf(db, ALL_ORDERS)).every((r) => r.shard === 0)).toBe(true); // placing counts into one row
 
     // Folding keeps the last two hours' shards and folds the rest.
-    const repo = new OrdersRepo(db, undefined, { dialect: 'postgres' });
+    const repo = new OrderHistoryRepo(db, 'postgres');
     expect(await repo.foldCountShards(now)).toBeGreaterThan(0);
     expect(await counted(db)).toEqual(await expected(db));
     const current = Math.floor(now / HOUR);
@@ -242,7 +242,7 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('order counts spread
       await settling.query('begin');
       await settling.query(`update orders set status = 'success' where id = $1`, [idOf(held)]); // holds that row
       let folded = false;
-      const folding = new OrdersRepo(db, undefined, { dialect: 'postgres' }).foldCountShards(now).then(() => (folded = true));
+      const folding = new OrderHistoryRepo(db, 'postgres').foldCountShards(now).then(() => (folded = true));
       await new Promise((r) => setTimeout(r, 200));
       expect(folded).toBe(false); // the fold waits for the row
       await settling.query('commit');

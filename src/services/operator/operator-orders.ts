@@ -3,7 +3,7 @@ import { assertNoControlChars } from '../../domain/order-request.js';
 import { REFUND_CEILING_MINOR, toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
-import { MANUALLY_REFUNDABLE } from '../../store/orders-repo.js';
+import { MANUALLY_REFUNDABLE } from '../../store/operator-orders-repo.js';
 import type { ServiceCore } from '../core.js';
 import type { Actor } from './actor.js';
 import type { Claim } from './idempotency.js';
@@ -12,7 +12,7 @@ const MAX_NOTE = 500;
 
 /**
  * The operator's view of orders across resellers, the manual refund and the callback
- * resend. The refund is exactly once (see OrdersRepo.refundManually); fulfilment's own
+ * resend. The refund is exactly once (see OperatorOrdersRepo.refundManually); fulfilment's own
  * terminal updates are guarded by status = 'processing', so a refunded order is never
  * later marked success or failed (nor refunded again) by the worker.
  */
@@ -33,7 +33,7 @@ export class OperatorOrders {
       if (q.needs_attention !== 'true' && q.needs_attention !== 'false') throw new AppError('VALIDATION_ERROR', 'needs_attention must be true or false');
       needsAttention = q.needs_attention === 'true';
     }
-    const { orders, total } = await this.core.repos.orders.search({
+    const { orders, total } = await this.core.repos.operatorOrders.search({
       resellerId: q.reseller_id ? q.reseller_id : null, refId, statuses, ...range, needsAttention, limit: page.limit, offset: page.offset,
     });
     return { items: orders, total, page };
@@ -41,7 +41,7 @@ export class OperatorOrders {
 
   /** One order with its ledger entries, its callback delivery log and its fulfilment facts. */
   async view(orderId: string) {
-    const facts = await this.core.repos.orders.facts(orderId);
+    const facts = await this.core.repos.operatorOrders.facts(orderId);
     if (!facts) throw notFound(orderId);
     const [ledger, callbacks] = await Promise.all([this.core.repos.ledger.forOrder(orderId), this.core.repos.callbacks.log(orderId)]);
     return { ...facts, ledger, callbacks };
@@ -55,7 +55,7 @@ export class OperatorOrders {
     const note = requiredNote(rawNote);
     const now = this.core.clock.now();
     const money = (m: number) => toMajor(m, this.core.currency.decimals);
-    const result = await this.core.repos.orders.refundManually(orderId, note, now, async (trx, r) => {
+    const result = await this.core.repos.operatorOrders.refundManually(orderId, note, now, async (trx, r) => {
       await claim?.(trx);
       await AuditRepo.record(trx, {
         operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,

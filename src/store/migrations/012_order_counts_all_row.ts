@@ -6,7 +6,7 @@ import { dropOrderCountTriggers, POSTGRES_COUNT_TRIGGERS, SQLITE_COUNT_UPDATE_WH
 /**
  * order_counts keeps, per (reseller, UTC hour), a row of all its orders (status `*`) and a
  * row per terminal status; `processing` has no row of its own (all minus the terminal
- * ones, OrdersRepo's reads). So an order placed counts into `*` and an order settled into
+ * ones, OrderHistoryRepo's reads). So an order placed counts into `*` and an order settled into
  * its terminal status: the two no longer write a shared row.
  *
  * Why: with a `processing` row, every order placed (+1) and every order settled (-1)

@@ -13,7 +13,7 @@ import { postgresCountFunction } from './012_order_counts_all_row.js';
  *
  * A count may be taken back in any row (an upsert of −1): the sums stay exact whichever
  * rows hold them, including the rows counted before this migration (shard 0). Shards of
- * past hours are folded back into shard 0 (OrdersRepo.foldCountShards, every minute in each
+ * past hours are folded back into shard 0 (OrderHistoryRepo.foldCountShards, every minute in each
  * process that runs the worker), so a long range still sums about one row an hour and status.
  *
  * SQLite has one writer: nothing to spread, and its table stays as it was.
