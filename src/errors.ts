@@ -37,7 +37,7 @@ export const ERRORS = {
   // Operator and dashboard APIs (not in the spec's tables; same envelope)
   UNAUTHENTICATED: 401, // no, unknown or expired session token
   INVALID_CREDENTIALS: 401, // wrong email or password at sign-in
-  FORBIDDEN: 403, // authenticated, but this identity may not do this
+  FORBIDDEN: 403, // kept in the catalogue; no route answers it now (a session of the other kind is UNAUTHENTICATED)
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account

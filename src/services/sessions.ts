@@ -94,7 +94,7 @@ export class Sessions {
     return { token, expiresAt, subjectId };
   }
 
-  /** The principal behind `Authorization: Bearer <token>`, or UNAUTHENTICATED/FORBIDDEN. */
+  /** The principal behind `Authorization: Bearer <token>`, or UNAUTHENTICATED (none, unknown, expired, or of the other kind). */
   async authenticate(authorization: string | undefined, kind: 'operator'): Promise<OperatorPrincipal>;
   async authenticate(authorization: string | undefined, kind: 'reseller'): Promise<AccountPrincipal>;
   async authenticate(authorization: string | undefined, kind: 'operator' | 'reseller'): Promise<SessionPrincipal> {
@@ -111,8 +111,10 @@ export class Sessions {
     const { accounts, clock } = this.deps;
     const session = await accounts.findSession(hashToken(token), clock.now());
     if (!session) throw new AppError('UNAUTHENTICATED', 'the session token is unknown or expired; sign in again');
+    // A session of the other kind is no credential here at all (401, as with no session):
+    // 403 would tell its holder the token is live, and each UI's cue is to sign in.
     if (session.subject_kind !== kind) {
-      throw new AppError('FORBIDDEN', kind === 'operator' ? 'this API is for operators; a reseller session cannot use it' : 'this API is for resellers; use the operator API with an operator session');
+      throw new AppError('UNAUTHENTICATED', kind === 'operator' ? 'this API is for operators and the session is not an operator session; sign in as an operator' : 'this API is for resellers and the session is not a reseller session; sign in to the dashboard');
     }
     if (kind === 'operator') {
       const op = await accounts.operatorById(session.subject_id);

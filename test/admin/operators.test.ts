@@ -91,7 +91,7 @@ describe.each(storeKinds())('operator accounts: list, own password, reset of ano
   it('a reseller session cannot use these routes', async () => {
     const { token } = await t.platform.core.sessions.open('reseller', t.demo.resellerId);
     const c = new JsonClient(`${t.origin}/admin/v1`, token);
-    expectJsonError(await c.get('/operators'), 403, 'FORBIDDEN');
-    expectJsonError(await c.post('/me/password', { current_password: 'x', new_password: 'long enough pw' }), 403, 'FORBIDDEN');
+    expectJsonError(await c.get('/operators'), 401, 'UNAUTHENTICATED');
+    expectJsonError(await c.post('/me/password', { current_password: 'x', new_password: 'long enough pw' }), 401, 'UNAUTHENTICATED');
   });
 });

@@ -52,7 +52,7 @@ describe.each(storeKinds())('operator sessions (%s)', (kind) => {
 
     const { token } = await t.platform.core.sessions.open('reseller', t.demo.resellerId);
     const asReseller = new JsonClient(`${t.origin}/admin/v1`, token);
-    expectJsonError(await asReseller.get('/me'), 403, 'FORBIDDEN');
+    expectJsonError(await asReseller.get('/me'), 401, 'UNAUTHENTICATED');
   });
 
   it('operators add operators; the new one signs in with the password shown once', async () => {

@@ -62,7 +62,7 @@ describe.each(storeKinds())('dashboard account (%s)', (kind) => {
     if (first) {
       const s = await t.platform.core.sessions.signIn('operator', first.email, first.password, '127.0.0.1');
       op.token = s.token;
-      expectJsonError(await op.get('/me'), 403, 'FORBIDDEN');
+      expectJsonError(await op.get('/me'), 401, 'UNAUTHENTICATED');
     }
   });
 

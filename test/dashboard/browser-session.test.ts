@@ -137,7 +137,7 @@ describe.each(storeKinds())('browser sessions of the dashboard (%s)', (kind) => 
   it('the cookie of one API does not open the other', async () => {
     const { b } = await signedIn();
     const admin = new JsonClient(`${t.origin}/admin/v1`);
-    expectJsonError(await admin.request('GET', '/me', undefined, { cookie: b.cookie!.replace('topup_dashboard_session', 'topup_admin_session') }), 403, 'FORBIDDEN');
+    expectJsonError(await admin.request('GET', '/me', undefined, { cookie: b.cookie!.replace('topup_dashboard_session', 'topup_admin_session') }), 401, 'UNAUTHENTICATED');
   });
 });
 

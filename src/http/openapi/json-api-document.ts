@@ -18,7 +18,7 @@ const TITLES: Record<JsonApiName, { title: string; prefix: string; description: 
 /** Codes any route of a session API can answer, besides the ones it declares. */
 function commonErrors(route: RouteDoc): DocumentedError[] {
   return [
-    ...(route.auth ? (['UNAUTHENTICATED', 'FORBIDDEN'] as const) : []),
+    ...(route.auth ? (['UNAUTHENTICATED'] as const) : []),
     'VALIDATION_ERROR',
     ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'CSRF_REJECTED'] as const) : []),
     'INTERNAL_ERROR',
