@@ -19,11 +19,6 @@ export function useSession() {
   });
 }
 
-/** Where to go after signing in: only a path inside this app (no open redirect). */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
-
 /** After sign-in, registration or an accepted invitation: the new session is the current one. */
 export function useStartSession() {
   const qc = useQueryClient();

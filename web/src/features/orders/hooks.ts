@@ -1,18 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callData, call } from '../../shared/api/client.js';
 import { dashboardApi } from '../../shared/api/dashboard.js';
+import type { PageQuery } from '../../shared/table/usePagedList.js';
 
 export const ORDER_FILTERS = ['status', 'start_date', 'end_date', 'product_code', 'ref_id'] as const;
-export type OrderFilters = Record<(typeof ORDER_FILTERS)[number], string>;
 
-export function useOrders(filters: OrderFilters, page: number) {
-  const query = Object.fromEntries(Object.entries({ ...filters, page: String(page), limit: '20' }).filter(([, v]) => v));
-  return useQuery({
-    queryKey: ['orders', query],
-    queryFn: () => call(dashboardApi.GET('/orders', { params: { query } })),
-    placeholderData: (prev) => prev,
-  });
-}
+/** One server-side page of the reseller's orders. */
+export const fetchOrders = (query: PageQuery) => call(dashboardApi.GET('/orders', { params: { query } }));
 
 export const useOrder = (id: string) =>
   useQuery({ queryKey: ['order', id], queryFn: () => callData(dashboardApi.GET('/orders/{id}', { params: { path: { id } } })) });

@@ -9,7 +9,6 @@ export const en = {
   balanceAfter: 'Balance after',
   note: 'Note',
   order: 'Order',
-  types: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
 };
 export const id: Messages<typeof en> = {
   title: 'Dompet',
@@ -20,5 +19,4 @@ export const id: Messages<typeof en> = {
   balanceAfter: 'Saldo setelah',
   note: 'Catatan',
   order: 'Pesanan',
-  types: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
 };

@@ -33,6 +33,8 @@ export const en = {
   from: 'From',
   to: 'To',
   states: { processing: 'Processing', success: 'Success', failed: 'Failed', refunded: 'Refunded' },
+  /** Wallet ledger entry types (both apps show them). */
+  entryTypes: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
 };
 export const id: Messages<typeof en> = {
   language: 'Bahasa',
@@ -66,4 +68,5 @@ export const id: Messages<typeof en> = {
   from: 'Dari',
   to: 'Sampai',
   states: { processing: 'Diproses', success: 'Berhasil', failed: 'Gagal', refunded: 'Dikembalikan' },
+  entryTypes: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
 };

@@ -8,6 +8,29 @@ export const en = {
   targetKind: 'Target kind',
   targetId: 'Target id',
   target: 'Target',
+  /** Every action the service writes (docs/operator-api.md, "Audit log"), nested as the code's dots. */
+  actions: {
+    operator: { create: 'Operator added', change_password: 'Password changed', reset_password: 'Password reset' },
+    reseller: {
+      create: 'Reseller created', approve: 'Reseller approved', set_tier: 'Tier changed', suspend: 'Reseller suspended', reactivate: 'Reseller reactivated',
+      api_key_issue: 'API key issued', api_key_revoke: 'API key revoked', whitelist_add: 'IP address added', whitelist_remove: 'IP address removed',
+      set_callback_url: 'Callback URL set', invite: 'Invitation sent', invitation_revoke: 'Invitation revoked',
+      catalog: { assign: 'Catalog assigned', unassign: 'Catalog unassigned' },
+    },
+    wallet: { credit: 'Wallet credited', debit: 'Wallet debited' },
+    order: { refund: 'Order refunded by hand', resend_callback: 'Callback resent' },
+    category: { create: 'Category added', update: 'Category changed' },
+    product: { create: 'Product added', update: 'Product changed' },
+    catalog: { create: 'Catalog added', prices: { set: 'Catalog prices changed' } },
+    supplier: { create: 'Supplier added', update: 'Supplier changed', sync: 'Supplier price list synced' },
+    route: { create: 'Route added', update: 'Route changed', delete: 'Route removed', below_cost: 'Price below route cost' },
+    sandbox: { update: 'Sandbox switch changed' },
+    supply: { refresh: 'Supply refreshed' },
+  },
+  kinds: {
+    reseller: 'Reseller', order: 'Order', catalog: 'Catalog', category: 'Category', product: 'Product',
+    supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator',
+  },
 };
 export const id: Messages<typeof en> = {
   title: 'Log audit',
@@ -17,4 +40,34 @@ export const id: Messages<typeof en> = {
   targetKind: 'Jenis target',
   targetId: 'ID target',
   target: 'Target',
+  actions: {
+    operator: { create: 'Operator ditambahkan', change_password: 'Kata sandi diubah', reset_password: 'Kata sandi diatur ulang' },
+    reseller: {
+      create: 'Reseller dibuat', approve: 'Reseller disetujui', set_tier: 'Tingkat diubah', suspend: 'Reseller ditangguhkan', reactivate: 'Reseller diaktifkan kembali',
+      api_key_issue: 'Kunci API diterbitkan', api_key_revoke: 'Kunci API dicabut', whitelist_add: 'Alamat IP ditambahkan', whitelist_remove: 'Alamat IP dihapus',
+      set_callback_url: 'URL callback diatur', invite: 'Undangan dikirim', invitation_revoke: 'Undangan dicabut',
+      catalog: { assign: 'Katalog ditetapkan', unassign: 'Katalog dilepas' },
+    },
+    wallet: { credit: 'Dompet dikredit', debit: 'Dompet didebit' },
+    order: { refund: 'Dana pesanan dikembalikan manual', resend_callback: 'Callback dikirim ulang' },
+    category: { create: 'Kategori ditambahkan', update: 'Kategori diubah' },
+    product: { create: 'Produk ditambahkan', update: 'Produk diubah' },
+    catalog: { create: 'Katalog ditambahkan', prices: { set: 'Harga katalog diubah' } },
+    supplier: { create: 'Pemasok ditambahkan', update: 'Pemasok diubah', sync: 'Daftar harga pemasok disinkronkan' },
+    route: { create: 'Rute ditambahkan', update: 'Rute diubah', delete: 'Rute dihapus', below_cost: 'Harga di bawah biaya rute' },
+    sandbox: { update: 'Sakelar sandbox diubah' },
+    supply: { refresh: 'Pasokan diperbarui' },
+  },
+  kinds: {
+    reseller: 'Reseller', order: 'Pesanan', catalog: 'Katalog', category: 'Kategori', product: 'Produk',
+    supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator',
+  },
 };
+
+type Tree = { [k: string]: string | Tree };
+const codes = (tree: Tree, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : codes(v, `${prefix}${k}.`)));
+
+/** The action codes the filter offers (the API takes any text; these are the ones written). */
+export const ACTION_CODES = codes(en.actions);
+export const TARGET_KINDS = Object.keys(en.kinds);

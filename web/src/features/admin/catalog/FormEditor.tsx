@@ -11,6 +11,9 @@ export interface Field {
   options?: { value: string; label: string }[];
 }
 
+const ROLES: Field['role'][] = ['account_id', 'server', 'other'];
+const TYPES: Field['type'][] = ['text', 'number', 'select'];
+
 /** Options as lines "value=label" (what an operator can type and read at once). */
 const optionsText = (o: Field['options']) => (o ?? []).map((x) => `${x.value}=${x.label}`).join('\n');
 const parseOptions = (s: string) => s.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
@@ -29,8 +32,8 @@ export function FormEditor(props: { value: Field[]; onChange(f: Field[]): void }
         <Group key={i} align="flex-end" wrap="wrap" gap="xs">
           <TextInput size="xs" label={t('catalog.fieldName')} value={f.name} onChange={(e) => set(i, { name: e.currentTarget.value })} w={120} />
           <TextInput size="xs" label={t('catalog.fieldLabel')} value={f.label} onChange={(e) => set(i, { label: e.currentTarget.value })} w={160} />
-          <NativeSelect size="xs" label={t('catalog.role')} value={f.role} onChange={(e) => set(i, { role: e.currentTarget.value as Field['role'] })} data={['account_id', 'server', 'other']} />
-          <NativeSelect size="xs" label={t('catalog.fieldType')} value={f.type} onChange={(e) => set(i, { type: e.currentTarget.value as Field['type'] })} data={['text', 'number', 'select']} />
+          <NativeSelect size="xs" label={t('catalog.role')} value={f.role} onChange={(e) => set(i, { role: e.currentTarget.value as Field['role'] })} data={ROLES.map((r) => ({ value: r, label: t(`catalog.roles.${r}`) }))} />
+          <NativeSelect size="xs" label={t('catalog.fieldType')} value={f.type} onChange={(e) => set(i, { type: e.currentTarget.value as Field['type'] })} data={TYPES.map((x) => ({ value: x, label: t(`catalog.fieldTypes.${x}`) }))} />
           <Checkbox size="xs" label={t('catalog.required')} checked={f.required !== false} onChange={(e) => set(i, { required: e.currentTarget.checked })} mb={6} />
           {f.type === 'select' ? (
             <Textarea size="xs" label={t('catalog.options')} autosize minRows={1} value={optionsText(f.options)} onChange={(e) => set(i, { options: parseOptions(e.currentTarget.value) })} w={200} />

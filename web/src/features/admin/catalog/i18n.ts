@@ -32,6 +32,10 @@ export const en = {
   gridIntro: 'Prices in {{currency}}, one column per tier. Changed cells are outlined; an emptied cell removes that price. Saving applies every change or none.',
   savePrices: 'Save {{count}} changes',
   saved: 'Prices saved.',
+  roles: { account_id: 'Account id', server: 'Server / zone', other: 'Other' },
+  fieldTypes: { text: 'Text', number: 'Number', select: 'Choice list' },
+  categoryTypes: { game: 'Game', voucher: 'Voucher' },
+  productKinds: { instant: 'Instant top-up', voucher: 'Voucher' },
 };
 export const id: Messages<typeof en> = {
   title: 'Katalog',
@@ -65,4 +69,8 @@ export const id: Messages<typeof en> = {
   gridIntro: 'Harga dalam {{currency}}, satu kolom per tingkat. Sel yang diubah diberi garis; sel yang dikosongkan menghapus harga itu. Menyimpan menerapkan semua perubahan atau tidak sama sekali.',
   savePrices: 'Simpan {{count}} perubahan',
   saved: 'Harga disimpan.',
+  roles: { account_id: 'ID akun', server: 'Server / zona', other: 'Lainnya' },
+  fieldTypes: { text: 'Teks', number: 'Angka', select: 'Daftar pilihan' },
+  categoryTypes: { game: 'Game', voucher: 'Voucher' },
+  productKinds: { instant: 'Top-up instan', voucher: 'Voucher' },
 };

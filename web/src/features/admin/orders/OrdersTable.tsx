@@ -1,42 +1,21 @@
 import { Anchor, Badge, Group } from '@mantine/core';
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { adminApi } from '../../../shared/api/admin.js';
 import { call } from '../../../shared/api/client.js';
 import { formatDateTime } from '../../../shared/format/dates.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
+import type { PageQuery } from '../../../shared/table/usePagedList.js';
 import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { StateBadge } from '../../../shared/ui/StateBadge.js';
 import { useAdminMoney } from '../ui/useAdminMoney.js';
 
-export interface OrderFilters {
-  status?: string;
-  reseller_id?: string;
-  ref_id?: string;
-  start_date?: string;
-  end_date?: string;
-  needs_attention?: string;
-  page: number;
-  limit?: number;
-}
+/** One page of the order search across resellers (the server pages it: never all orders at once). */
+export const fetchOrders = (query: PageQuery) => call(adminApi.GET('/orders', { params: { query } }));
+type OrdersPage = Awaited<ReturnType<typeof fetchOrders>>;
 
-const clean = (f: OrderFilters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== '' && v !== undefined)) as OrderFilters;
-
-/** One server-side page of the order search across resellers (never all orders at once). */
-export function useOrderSearch(f: OrderFilters) {
-  return useQuery({
-    queryKey: ['admin', 'orders', clean(f)],
-    queryFn: () => {
-      const { page, limit, ...rest } = clean(f);
-      return call(adminApi.GET('/orders', { params: { query: { ...rest, page: String(page), limit: String(limit ?? 20) } } }));
-    },
-  });
-}
-
-type Search = ReturnType<typeof useOrderSearch>;
-
-export function OrdersTable(props: { query: Search extends UseQueryResult<infer D> ? UseQueryResult<D> : never; showReseller?: boolean; onPage?(n: number): void }) {
+export function OrdersTable(props: { query: UseQueryResult<OrdersPage>; showReseller?: boolean; onPage?(n: number): void }) {
   const { t, i18n } = useTranslation();
   const money = useAdminMoney();
   const q = props.query;

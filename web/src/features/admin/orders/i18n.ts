@@ -41,6 +41,7 @@ export const en = {
   refunded: 'Order refunded.',
   resend: 'Resend callback',
   resent: 'Callback queued (round {{round}}).',
+  callbackStates: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed', skipped: 'Skipped (no callback URL)' },
 };
 export const id: Messages<typeof en> = {
   title: 'Pesanan',
@@ -83,4 +84,5 @@ export const id: Messages<typeof en> = {
   refunded: 'Dana pesanan dikembalikan.',
   resend: 'Kirim ulang callback',
   resent: 'Callback diantrekan (putaran {{round}}).',
+  callbackStates: { pending: 'Menunggu', delivered: 'Terkirim', failed: 'Gagal', skipped: 'Dilewati (tanpa URL callback)' },
 };

@@ -11,7 +11,6 @@ export const en = {
   created: 'Registered',
   statuses: { pending: 'Pending', active: 'Active', suspended: 'Suspended' },
   tiers: { gold: 'Gold', platinum: 'Platinum', diamond: 'Diamond' },
-  entryTypes: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
   approvals: {
     title: 'Pending approvals',
     intro: 'Shops that registered and wait for you. Approving one makes it active with the tier you choose; it can then generate API keys.',
@@ -88,7 +87,6 @@ export const id: Messages<typeof en> = {
   created: 'Terdaftar',
   statuses: { pending: 'Menunggu', active: 'Aktif', suspended: 'Ditangguhkan' },
   tiers: { gold: 'Gold', platinum: 'Platinum', diamond: 'Diamond' },
-  entryTypes: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
   approvals: {
     title: 'Menunggu persetujuan',
     intro: 'Toko yang sudah mendaftar dan menunggu Anda. Menyetujui membuatnya aktif dengan tingkat yang Anda pilih; lalu toko dapat membuat kunci API.',

@@ -68,7 +68,7 @@ export default function OrderDetail() {
               rowKey={(e) => e.id}
               columns={[
                 { key: 'at', header: t('orders.time'), cell: (e) => when(e.created_at) },
-                { key: 'type', header: t('wallet.type'), cell: (e) => t(`wallet.types.${e.type}`) },
+                { key: 'type', header: t('wallet.type'), cell: (e) => t(`entryTypes.${e.type}`) },
                 { key: 'amount', header: t('wallet.amount'), cell: (e) => money(e.amount), align: 'right' },
                 { key: 'after', header: t('wallet.balanceAfter'), cell: (e) => money(e.balance_after), align: 'right' },
               ]}

@@ -9,16 +9,15 @@ import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { StateBadge } from '../../../shared/ui/StateBadge.js';
 import { useMoney } from '../../../shared/ui/useCurrency.js';
-import { useUrlFilters } from '../../../shared/ui/useFilters.js';
-import { ORDER_FILTERS, useOrders } from '../hooks.js';
+import { usePagedList } from '../../../shared/table/usePagedList.js';
+import { fetchOrders, ORDER_FILTERS } from '../hooks.js';
 
 const STATES = ['processing', 'success', 'failed', 'refunded'];
 
 export default function Orders() {
   const { t, i18n } = useTranslation();
   const money = useMoney();
-  const { filters, page, apply, setPage } = useUrlFilters(ORDER_FILTERS);
-  const orders = useOrders(filters, page);
+  const { filters, apply, setPage, list: orders } = usePagedList(ORDER_FILTERS, ['orders'], fetchOrders);
   // A refused filter (bad date, range too long) is shown by the field it names.
   const errors = formErrors(orders.error, ['start_date', 'end_date', 'status', 'product_code', 'ref_id']);
   return (

@@ -1,5 +1,4 @@
 import { Anchor, Button, Card, Group, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { call } from '../../../shared/api/client.js';
@@ -7,26 +6,21 @@ import { dashboardApi } from '../../../shared/api/dashboard.js';
 import { formatDateTime } from '../../../shared/format/dates.js';
 import { formErrors } from '../../../shared/forms/api-errors.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
+import { usePagedList, type PageQuery } from '../../../shared/table/usePagedList.js';
 import { CsvLink, queryString } from '../../../shared/ui/CsvLink.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../shared/ui/QueryState.js';
 import { useMoney, useProfile } from '../../../shared/ui/useCurrency.js';
-import { useUrlFilters } from '../../../shared/ui/useFilters.js';
 
 const FILTERS = ['type', 'start_date', 'end_date'] as const;
 const TYPES = ['order_debit', 'order_refund', 'credit', 'debit'];
+const fetchHistory = (query: PageQuery) => call(dashboardApi.GET('/wallet-history', { params: { query } }));
 
 export default function Wallet() {
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const me = useProfile();
-  const { filters, page, apply, setPage } = useUrlFilters(FILTERS);
-  const query = Object.fromEntries(Object.entries({ ...filters, page: String(page), limit: '20' }).filter(([, v]) => v));
-  const history = useQuery({
-    queryKey: ['wallet-history', query],
-    queryFn: () => call(dashboardApi.GET('/wallet-history', { params: { query } })),
-    placeholderData: (prev) => prev,
-  });
+  const { filters, apply, setPage, list: history } = usePagedList(FILTERS, ['wallet-history'], fetchHistory);
   const errors = formErrors(history.error, FILTERS);
   return (
     <>
@@ -50,7 +44,7 @@ export default function Wallet() {
               label={t('wallet.type')}
               defaultValue={filters.type || ''}
               allowDeselect={false}
-              data={[{ value: '', label: t('all') }, ...TYPES.map((v) => ({ value: v, label: t(`wallet.types.${v}`) }))]}
+              data={[{ value: '', label: t('all') }, ...TYPES.map((v) => ({ value: v, label: t(`entryTypes.${v}`) }))]}
               error={errors.fields.type}
             />
             <TextInput name="start_date" type="date" label={t('from')} defaultValue={filters.start_date} error={errors.fields.start_date} />
@@ -72,7 +66,7 @@ export default function Wallet() {
           onPage={setPage}
           columns={[
             { key: 'at', header: t('orders.time'), cell: (r) => formatDateTime(r.created_at, i18n.language) },
-            { key: 'type', header: t('wallet.type'), cell: (r) => t(`wallet.types.${r.type}`) },
+            { key: 'type', header: t('wallet.type'), cell: (r) => t(`entryTypes.${r.type}`) },
             { key: 'amount', header: t('wallet.amount'), cell: (r) => money(r.amount), align: 'right' },
             { key: 'after', header: t('wallet.balanceAfter'), cell: (r) => money(r.balance_after), align: 'right' },
             { key: 'order', header: t('wallet.order'), cell: (r) => (r.order_id ? <Anchor component={Link} to={`/orders/${r.order_id}`}>{r.order_code}</Anchor> : '—') },

@@ -41,8 +41,8 @@ export default function Categories() {
             columns={[
               { key: 'slug', header: t('catalog.slug'), cell: (c) => c.slug },
               { key: 'name', header: t('catalog.name'), cell: (c) => c.name },
-              { key: 'type', header: t('catalog.type'), cell: (c) => c.type },
-              { key: 'fields', header: t('catalog.fields'), cell: (c) => c.form.map((f) => `${f.name} (${f.role})`).join(', ') || '—' },
+              { key: 'type', header: t('catalog.type'), cell: (c) => t(`catalog.categoryTypes.${c.type}`) },
+              { key: 'fields', header: t('catalog.fields'), cell: (c) => c.form.map((f) => `${f.name} (${t(`catalog.roles.${f.role}`)})`).join(', ') || '—' },
               { key: 'checker', header: t('catalog.checker'), cell: (c) => (c.checker_enabled ? t('yes') : t('no')) },
               { key: 'products', header: t('catalog.products'), align: 'right', cell: (c) => c.product_count },
               { key: 'x', header: t('actions'), align: 'right', cell: (c) => <Button size="xs" variant="light" aria-label={`${t('catalog.edit')} ${c.name}`} onClick={() => { save.reset(); setEditing({ slug: c.slug, name: c.name, checker: c.checker_enabled, form: c.form as Field[] }); }}>{t('catalog.edit')}</Button> },
@@ -70,7 +70,7 @@ export default function Categories() {
             <Group align="flex-start" wrap="wrap">
               <TextInput name="slug" label={t('catalog.slug')} error={add.errors.fields.slug} />
               <TextInput name="name" label={t('catalog.name')} error={add.errors.fields.name} />
-              <NativeSelect name="type" label={t('catalog.type')} data={['game', 'voucher']} />
+              <NativeSelect name="type" label={t('catalog.type')} data={(['game', 'voucher'] as const).map((x) => ({ value: x, label: t(`catalog.categoryTypes.${x}`) }))} />
               <Button type="submit" mt={25} loading={add.isPending}>{t('catalog.addCategory')}</Button>
             </Group>
             {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}

@@ -37,7 +37,7 @@ export default function Products() {
               { key: 'code', header: t('catalog.code'), cell: (p) => p.code },
               { key: 'name', header: t('catalog.name'), cell: (p) => p.name },
               { key: 'cat', header: t('catalog.category'), cell: (p) => p.category_name },
-              { key: 'kind', header: t('catalog.kind'), cell: (p) => p.kind },
+              { key: 'kind', header: t('catalog.kind'), cell: (p) => t(`catalog.productKinds.${p.kind}`) },
               { key: 'routes', header: t('supply.routes'), align: 'right', cell: (p) => p.route_count },
               { key: 'state', header: t('resellers.status'), cell: (p) => (p.enabled ? <Badge color="green" variant="light">{t('catalog.enabled')}</Badge> : <Badge color="gray" variant="light">{t('catalog.disabled')}</Badge>) },
               { key: 'x', header: t('actions'), align: 'right', cell: (p) => <Button size="xs" variant="light" aria-label={`${p.enabled ? t('supply.disable') : t('supply.enable')} ${p.code}`} onClick={() => toggle.mutate({ code: p.code, enabled: !p.enabled })}>{p.enabled ? t('supply.disable') : t('supply.enable')}</Button> },
@@ -51,7 +51,7 @@ export default function Products() {
               <TextInput name="code" label={t('catalog.code')} error={add.errors.fields.code} />
               <TextInput name="name" label={t('catalog.name')} error={add.errors.fields.name} />
               <NativeSelect name="category_slug" label={t('catalog.category')} data={(categories.data?.categories ?? []).map((c) => ({ value: c.slug, label: c.name }))} error={add.errors.fields.category_slug} />
-              <NativeSelect name="kind" label={t('catalog.kind')} data={['instant', 'voucher']} />
+              <NativeSelect name="kind" label={t('catalog.kind')} data={(['instant', 'voucher'] as const).map((x) => ({ value: x, label: t(`catalog.productKinds.${x}`) }))} />
               <Button type="submit" mt={25} loading={add.isPending}>{t('catalog.addProduct')}</Button>
             </Group>
             {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}

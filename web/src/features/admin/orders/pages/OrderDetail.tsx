@@ -87,7 +87,7 @@ export default function OrderDetail() {
                   rowKey={(e) => e.id}
                   columns={[
                     { key: 'when', header: t('orders.when'), cell: (e) => dt(e.created_at) },
-                    { key: 'type', header: t('orders.entryType'), cell: (e) => e.type },
+                    { key: 'type', header: t('orders.entryType'), cell: (e) => t(`entryTypes.${e.type}`) },
                     { key: 'amount', header: t('orders.amount'), align: 'right', cell: (e) => money(e.amount) },
                     { key: 'after', header: t('orders.balanceAfter'), align: 'right', cell: (e) => money(e.balance_after) },
                     { key: 'note', header: t('note'), cell: (e) => e.note ?? '' },
@@ -101,7 +101,7 @@ export default function OrderDetail() {
                   rows={o.callbacks.flatMap((c) => (c.attempt_log.length ? c.attempt_log.map((a) => ({ c, a: a as typeof a | null })) : [{ c, a: null }]))}
                   rowKey={(x) => `${x.c.callback_id}-${x.a?.attempt ?? 0}`}
                   columns={[
-                    { key: 'round', header: t('orders.round'), cell: (x) => `${x.c.round} · ${x.c.status}` },
+                    { key: 'round', header: t('orders.round'), cell: (x) => `${x.c.round} · ${t(`orders.callbackStates.${x.c.status}`)}` },
                     { key: 'attempt', header: t('orders.attempt'), cell: (x) => (x.a ? String(x.a.attempt) : '—') },
                     { key: 'at', header: t('orders.when'), cell: (x) => (x.a ? dt(x.a.started_at) : dt(x.c.next_attempt_at)) },
                     { key: 'http', header: t('orders.httpStatus'), cell: (x) => (x.a?.http_status ?? x.a?.error ?? '—') },

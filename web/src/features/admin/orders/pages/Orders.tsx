@@ -2,16 +2,15 @@ import { Button, Card, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formValues } from '../../../../shared/forms/useApiForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
-import { useUrlFilters } from '../../../../shared/ui/useFilters.js';
-import { OrdersTable, useOrderSearch } from '../OrdersTable.js';
+import { usePagedList } from '../../../../shared/table/usePagedList.js';
+import { fetchOrders, OrdersTable } from '../OrdersTable.js';
 
 const KEYS = ['status', 'reseller_id', 'ref_id', 'start_date', 'end_date'] as const;
 
 /** Orders across resellers, filtered and paged by the server. */
 export default function Orders() {
   const { t } = useTranslation();
-  const { filters, page, apply, setPage } = useUrlFilters(KEYS);
-  const orders = useOrderSearch({ ...filters, page });
+  const { filters, apply, setPage, list: orders } = usePagedList(KEYS, ['admin', 'orders'], fetchOrders);
   return (
     <>
       <PageTitle>{t('orders.title')}</PageTitle>

@@ -10,16 +10,15 @@ import { formatDateTime } from '../../../../shared/format/dates.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
-import { useUrlFilters } from '../../../../shared/ui/useFilters.js';
-import { useResellerSearch, type Tier } from '../hooks.js';
+import { usePagedList } from '../../../../shared/table/usePagedList.js';
+import { fetchResellers, type Tier } from '../hooks.js';
 import { TierSelect } from '../TierSelect.js';
 
 /** The pending approvals queue: each shop approved with a tier in one step. */
 export default function Approvals() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
-  const { page, setPage } = useUrlFilters([] as const);
-  const list = useResellerSearch({ status: 'pending', page });
+  const { setPage, list } = usePagedList([], ['admin', 'resellers'], fetchResellers, { fixed: { status: 'pending' } });
   const [tiers, setTiers] = useState<Record<string, Tier>>({});
   const approve = useMutation({
     mutationFn: (v: { id: string; tier: Tier }) => callData(adminApi.POST('/resellers/{id}/approve', { params: { path: { id: v.id } }, body: { tier: v.tier } })),

@@ -6,16 +6,15 @@ import { formValues } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
-import { useUrlFilters } from '../../../../shared/ui/useFilters.js';
+import { usePagedList } from '../../../../shared/table/usePagedList.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import { useAdminMoney } from '../../ui/useAdminMoney.js';
-import { TIERS, useResellerSearch } from '../hooks.js';
+import { fetchResellers, TIERS } from '../hooks.js';
 
 export default function Resellers() {
   const { t, i18n } = useTranslation();
   const money = useAdminMoney();
-  const { filters, page, apply, setPage } = useUrlFilters(['q', 'status', 'tier'] as const);
-  const list = useResellerSearch({ ...filters, page });
+  const { filters, apply, setPage, list } = usePagedList(['q', 'status', 'tier'] as const, ['admin', 'resellers'], fetchResellers);
   return (
     <>
       <PageTitle>{t('resellers.title')}</PageTitle>

@@ -36,7 +36,7 @@ export function CatalogsCard({ reseller: r }: { reseller: Reseller }) {
           rowKey={(c) => c.id}
           columns={[
             { key: 'name', header: t('resellers.detail.catalog'), cell: (c) => c.name },
-            { key: 'x', header: t('actions'), align: 'right', cell: (c) => <Button size="xs" variant="light" color="red" onClick={() => change.mutate({ catalogId: c.id, assign: false })}>{t('resellers.detail.unassign')}</Button> },
+            { key: 'x', header: t('actions'), align: 'right', cell: (c) => <Button size="xs" variant="light" color="red" aria-label={`${t('resellers.detail.unassign')} ${c.name}`} onClick={() => change.mutate({ catalogId: c.id, assign: false })}>{t('resellers.detail.unassign')}</Button> },
           ]}
         />
         {unassigned.length > 0 ? (

@@ -1,13 +1,14 @@
 import { Anchor, Card, Group, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { OrdersTable, useOrderSearch } from '../../orders/OrdersTable.js';
+import { pageQuery, usePage } from '../../../../shared/table/usePagedList.js';
+import { fetchOrders, OrdersTable } from '../../orders/OrdersTable.js';
 import type { Reseller } from './types.js';
 
 /** The reseller's newest orders, and a link to all of them in the order search. */
 export function OrdersCard({ reseller: r }: { reseller: Reseller }) {
   const { t } = useTranslation();
-  const orders = useOrderSearch({ reseller_id: r.id, page: 1, limit: 10 });
+  const orders = usePage(['admin', 'orders'], pageQuery({ reseller_id: r.id }, 1, 10), fetchOrders);
   return (
     <Card withBorder>
       <Group justify="space-between" mb="sm">

@@ -94,7 +94,7 @@ export function WalletCard({ reseller: r }: { reseller: Reseller }) {
         onPage={setPage}
         columns={[
           { key: 'when', header: t('resellers.detail.when'), cell: (e) => formatDateTime(e.created_at, i18n.language) },
-          { key: 'type', header: t('resellers.detail.type'), cell: (e) => t(`resellers.entryTypes.${e.type}`) },
+          { key: 'type', header: t('resellers.detail.type'), cell: (e) => t(`entryTypes.${e.type}`) },
           { key: 'amount', header: t('orders.amount'), align: 'right', cell: (e) => money(e.amount) },
           { key: 'after', header: t('resellers.detail.balanceAfter'), align: 'right', cell: (e) => money(e.balance_after) },
           { key: 'note', header: t('note'), cell: (e) => e.note ?? e.order_id ?? '' },

@@ -6,24 +6,45 @@ import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { formatDateTime } from '../../../../shared/format/dates.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
+import { useAdminMoney } from '../../ui/useAdminMoney.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 
-/** Suppliers with health; add one (credentials are write-only: sent, never shown again). */
+type Adapter = 'sandbox' | 'upstream-v1' | 'digiflazz';
+const ADAPTERS: Adapter[] = ['sandbox', 'upstream-v1', 'digiflazz'];
+const orNone = (v: string | undefined) => (v && v.trim() !== '' ? v : undefined);
+
+/** What POST /suppliers takes for each adapter, from the form's fields. */
+function supplierBody(adapter: Adapter, v: Record<string, string>) {
+  const name = v.name ?? '';
+  if (adapter === 'sandbox') return { name, adapter };
+  if (adapter === 'upstream-v1') return { name, adapter, credentials: { base_url: v.base_url ?? '', api_key: v.api_key ?? '', api_secret: v.api_secret ?? '' } };
+  const threshold = orNone(v.balance_threshold);
+  return {
+    name, adapter,
+    credentials: { username: v.username ?? '', api_key: v.api_key ?? '', webhook_secret: orNone(v.webhook_secret), base_url: orNone(v.base_url) },
+    ...(threshold === undefined ? {} : { balance_threshold: Number(threshold) }),
+  };
+}
+
+/** Suppliers with health; add one (credentials are write-only: sent, never shown again); sync a price list. */
 export function SuppliersCard() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'suppliers'], queryFn: () => callData(adminApi.GET('/suppliers')) });
-  const [adapter, setAdapter] = useState<'sandbox' | 'upstream-v1'>('sandbox');
+  const money = useAdminMoney();
+  const [adapter, setAdapter] = useState<Adapter>('sandbox');
   const done = () => void qc.invalidateQueries({ queryKey: ['admin'] });
-  const add = useApiForm(['name', 'base_url', 'api_key', 'api_secret'], {
-    mutationFn: (v: Record<string, string>) => callData(adminApi.POST('/suppliers', {
-      body: adapter === 'sandbox' ? { name: v.name ?? '', adapter } : { name: v.name ?? '', adapter, credentials: { base_url: v.base_url ?? '', api_key: v.api_key ?? '', api_secret: v.api_secret ?? '' } },
-    })),
+  const add = useApiForm(['name', 'base_url', 'api_key', 'api_secret', 'username', 'webhook_secret', 'balance_threshold'], {
+    mutationFn: (v: Record<string, string>) => callData(adminApi.POST('/suppliers', { body: supplierBody(adapter, v) })),
     onSuccess: done,
   });
   const patch = useMutation({
     mutationFn: (v: { id: string; enabled?: boolean; status?: 'active' | 'maintenance' }) => callData(adminApi.PATCH('/suppliers/{id}', { params: { path: { id: v.id } }, body: { enabled: v.enabled, status: v.status } })),
+    onSuccess: done,
+  });
+  const sync = useMutation({
+    mutationFn: (s: { id: string; name: string }) => callData(adminApi.POST('/suppliers/{id}/sync', { params: { path: { id: s.id } } })).then((r) => ({ ...r, name: s.name })),
     onSuccess: done,
   });
   return (
@@ -32,13 +53,19 @@ export function SuppliersCard() {
       <Stack>
         {list.error ? <ErrorAlert error={list.error} /> : null}
         {patch.error ? <ErrorAlert error={patch.error} /> : null}
+        {sync.error ? <ErrorAlert error={sync.error} /> : null}
+        {sync.data ? (
+          <Alert color="green" role="status">
+            {t('supply.synced', { name: sync.data.name, skus: sync.data.skus, added: sync.data.added.length, removed: sync.data.removed.length, changed: sync.data.changed.length, below: sync.data.below_cost.length })}
+          </Alert>
+        ) : null}
         <DataTable
           caption={t('supply.suppliers')}
           rows={list.data?.suppliers ?? []}
           rowKey={(s) => s.id}
           columns={[
             { key: 'name', header: t('supply.name'), cell: (s) => s.name },
-            { key: 'adapter', header: t('supply.adapter'), cell: (s) => s.adapter },
+            { key: 'adapter', header: t('supply.adapter'), cell: (s) => t(`supply.adapters.${s.adapter}`) },
             { key: 'state', header: t('supply.state'), cell: (s) => <Badge variant="light" color={!s.enabled ? 'gray' : s.status === 'maintenance' ? 'yellow' : s.health.consecutive_failures >= 3 ? 'red' : 'green'}>{!s.enabled ? t('home.disabled') : s.status === 'maintenance' ? t('home.maintenance') : s.health.consecutive_failures >= 3 ? t('home.failing') : t('home.healthy')}</Badge> },
             { key: 'err', header: t('home.lastError'), cell: (s) => s.health.last_error ?? '—' },
             { key: 'at', header: t('home.checked'), cell: (s) => formatDateTime(s.health.updated_at, i18n.language) },
@@ -48,6 +75,7 @@ export function SuppliersCard() {
               cell: (s) => (
                 <Group gap={4} justify="flex-end" wrap="nowrap">
                   <Button size="xs" variant="light" onClick={() => patch.mutate({ id: s.id, enabled: !s.enabled })}>{s.enabled ? t('supply.disable') : t('supply.enable')}</Button>
+                  {s.adapter === 'digiflazz' ? <Button size="xs" variant="light" loading={sync.isPending && sync.variables?.id === s.id} onClick={() => sync.mutate({ id: s.id, name: s.name })}>{t('supply.sync')}</Button> : null}
                   <Button size="xs" variant="light" color="yellow" onClick={() => patch.mutate({ id: s.id, status: s.status === 'maintenance' ? 'active' : 'maintenance' })}>{s.status === 'maintenance' ? t('supply.endMaintenance') : t('supply.maintenance')}</Button>
                 </Group>
               ),
@@ -57,12 +85,21 @@ export function SuppliersCard() {
         <form noValidate onSubmit={(e) => add.mutate(formValues(e), { onSuccess: () => (e.target as HTMLFormElement).reset() })}>
           <Group align="flex-start" wrap="wrap">
             <TextInput name="name" label={t('supply.name')} error={add.errors.fields.name} />
-            <NativeSelect label={t('supply.adapter')} value={adapter} onChange={(e) => setAdapter(e.currentTarget.value as never)} data={['sandbox', 'upstream-v1']} />
+            <NativeSelect label={t('supply.adapter')} value={adapter} onChange={(e) => setAdapter(e.currentTarget.value as Adapter)} data={ADAPTERS.map((x) => ({ value: x, label: t(`supply.adapters.${x}`) }))} />
             {adapter === 'upstream-v1' ? (
               <>
                 <TextInput name="base_url" label={t('supply.baseUrl')} error={add.errors.fields.base_url} />
                 <PasswordInput name="api_key" label={t('supply.apiKey')} autoComplete="off" error={add.errors.fields.api_key} />
                 <PasswordInput name="api_secret" label={t('supply.apiSecret')} autoComplete="off" error={add.errors.fields.api_secret} />
+              </>
+            ) : null}
+            {adapter === 'digiflazz' ? (
+              <>
+                <TextInput name="username" label={t('supply.username')} autoComplete="off" error={add.errors.fields.username} />
+                <PasswordInput name="api_key" label={t('supply.apiKey')} autoComplete="off" error={add.errors.fields.api_key} />
+                <PasswordInput name="webhook_secret" label={t('supply.webhookSecret')} autoComplete="off" error={add.errors.fields.webhook_secret} />
+                <TextInput name="base_url" label={t('supply.baseUrlOptional')} error={add.errors.fields.base_url} />
+                <TextInput name="balance_threshold" label={t('supply.balanceThreshold', { currency: money.currency })} inputMode="decimal" error={add.errors.fields.balance_threshold} />
               </>
             ) : null}
             <Button type="submit" mt={25} loading={add.isPending}>{t('supply.addSupplier')}</Button>
