@@ -127,7 +127,7 @@ describe('quick start, as a new user runs it', () => {
     expect(second.stdout).toContain('up to date');
     const sandbox = spawnSync(process.execPath, [BIN, 'sandbox', '--mode', 'maintenance', '--out-of-stock', 'ff-100,ml-86', '--json'], { env, encoding: 'utf8' });
     expect(sandbox.status, sandbox.stderr).toBe(0);
-    expect(JSON.parse(sandbox.stdout)).toMatchObject({ mode: 'maintenance', outOfStock: ['ff-100', 'ml-86'], availabilityBroken: false, brokenAvailability: [] });
+    expect(JSON.parse(sandbox.stdout)).toMatchObject({ mode: 'maintenance', out_of_stock: ['ff-100', 'ml-86'], availability: 'ok', broken_availability: [] });
     expect(spawnSync(process.execPath, [BIN, 'sandbox', '--mode', 'sideways'], { env, encoding: 'utf8' }).status).toBe(2);
     const bad = spawnSync(process.execPath, [BIN, 'migrate'], { env: { ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', MASTER_KEY: '' }, encoding: 'utf8' });
     expect(bad.status).toBe(1);

@@ -51,8 +51,9 @@ describe.each(['sqlite'] as const)('topup reseller-invite, supply-refresh, per-p
   it('sandbox switches one product, supply-refresh makes status follow at once', SLOW, async () => {
     const before = await statuses();
     const set = json(await topup('sandbox', 'out-of-stock', 'add', '--product', 'ML-86', '--json'));
-    expect(set.outOfStock).toEqual(['ml-86']);
-    expect(set.products).toContainEqual({ productCode: 'ML-86', sku: 'ml-86', outOfStock: true, availabilityBroken: false });
+    // The operator API's names (GET /admin/v1/sandbox), not the code's.
+    expect(set.out_of_stock).toEqual(['ml-86']);
+    expect(set.products).toContainEqual({ product_code: 'ML-86', sku: 'ml-86', out_of_stock: true, availability_check: 'ok' });
     const refreshed = json(await topup('supply-refresh', '--json'));
     expect(refreshed).toMatchObject({ availability_check_failed: false, routes_checked: 8 });
     expect(refreshed.routes.find((x: any) => x.product_code === 'ML-86').available).toBe(false);
@@ -63,7 +64,7 @@ describe.each(['sqlite'] as const)('topup reseller-invite, supply-refresh, per-p
     const before = { ...(await statuses()), 'ML-86': 'active' };
     const human = await topup('sandbox', 'out-of-stock', 'remove', '--sku', 'ml-86');
     expect(human.status, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/ML-86\s+ml-86\s+in stock/);
+    expect(human.stdout).toMatch(/ML-86\s+ml-86\s+out_of_stock=false availability_check=ok/);
     const text = await topup('supply-refresh');
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toContain('supply refreshed at');

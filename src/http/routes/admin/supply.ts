@@ -5,6 +5,7 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
 import { toMajor } from '../../../domain/money.js';
+import { sandboxView } from '../../sandbox-view.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
@@ -76,12 +77,7 @@ const GATE_NOTE = 'The supplier gate follows at once: POST /api/v1/order answers
 /** /admin/v1 suppliers (health, service state), product routes, and the sandbox supplier's switches. */
 export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorServices) {
   const svc = services.supply;
-  const switches = async (s: SandboxSwitches) => ({
-    mode: s.mode, out_of_stock: s.outOfStock, availability: s.availabilityBroken ? 'broken' as const : 'ok' as const, broken_availability: s.brokenAvailability,
-    products: (await svc.sandboxProducts()).map((p) => ({
-      product_code: p.productCode, sku: p.sku, out_of_stock: p.outOfStock, availability_check: p.availabilityBroken ? 'broken' as const : 'ok' as const,
-    })),
-  });
+  const switches = async (s: SandboxSwitches) => sandboxView(s, await svc.sandboxProducts());
   const supplier = (s: SupplierView) => supplierView(s, services.currency.decimals);
 
   kit.route({
