@@ -1,9 +1,9 @@
 import type { SandboxSkuList, SandboxSwitches } from '../adapters/suppliers/sandbox.js';
 import type { Platform } from '../main.js';
-import { sandboxView } from '../http/sandbox-view.js';
+import { priceSyncView, sandboxView } from '../http/supply-views.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
 import { usageLine } from './commands.js';
-import { findOrderId, loadConfig, output, parseArgs, requireEnv, UsageError, withPlatform, type CommandModule } from './support.js';
+import { findOrderId, isoTimes, loadConfig, output, parseArgs, requireEnv, UsageError, withPlatform, type CommandModule } from './support.js';
 
 const sandboxUsage = (what: string) => new UsageError(`topup sandbox: ${what}\nusage: ${usageLine('sandbox')}`);
 
@@ -82,7 +82,7 @@ async function callbackLogCommand(args: string[]) {
   const { positional: [idOrCode] } = parseArgs<[string]>('callback-log', args);
   await withPlatform(async (p) => {
     const log = await p.callbacks.log(await findOrderId(p, idOrCode));
-    output(true, log, '');
+    output(true, isoTimes(log), '');
   });
 }
 
@@ -123,11 +123,11 @@ async function supplierAddDigiflazz(args: string[]) {
 async function supplierSync(args: string[]) {
   const { positional: [name], json } = parseArgs<[string]>('supplier-sync', args);
   await withPlatform(async (p) => {
-    const r = await p.operator.priceSync.run(name, CLI_ACTOR);
+    const r = priceSyncView(await p.operator.priceSync.run(name, CLI_ACTOR), p.core.currency.decimals);
     const lines = [
-      `${r.skus} SKUs; ${r.added.length} new, ${r.removed.length} gone, ${r.changed.length} changes`,
+      `synced at ${r.synced_at}: ${r.skus} SKUs; ${r.added.length} new, ${r.removed.length} gone, ${r.changed.length} changes`,
       ...r.changed.map((c) => `  ${c.sku}: ${c.field} ${String(c.before)} → ${String(c.after)}`),
-      ...r.belowCost.map((b) => `  route ${b.routeId} (${b.productCode} → ${b.sku}) taken out of service: cost ${b.cost} ≥ lowest price ${b.lowestPrice}`),
+      ...r.below_cost.map((b) => `  route ${b.route_id} (${b.product_code} → ${b.sku}) taken out of service: cost ${b.cost} ≥ lowest_price ${b.lowest_price}`),
     ];
     output(json, r, lines.join('\n'));
   });

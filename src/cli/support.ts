@@ -48,3 +48,10 @@ export async function findOrderId(p: Platform, idOrCode: string): Promise<string
   if (rows.length !== 1) throw new UsageError(`no single order matches ${idOrCode}`);
   return rows[0]!.id;
 }
+
+/** Epoch-millisecond `*_at` fields (store rows) as ISO 8601 times, at any depth, for output. */
+export function isoTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(isoTimes);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.endsWith('_at') && typeof v === 'number' ? new Date(v).toISOString() : isoTimes(v)]));
+}

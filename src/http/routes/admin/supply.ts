@@ -5,7 +5,7 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
 import { toMajor } from '../../../domain/money.js';
-import { sandboxView } from '../../sandbox-view.js';
+import { priceSyncView, sandboxView } from '../../supply-views.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
@@ -148,15 +148,8 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     }),
     errors: ['NOT_FOUND', 'SUPPLIER_UNAVAILABLE'],
     handler: async ({ params, who }) => {
-      const d = services.currency.decimals;
       const r = await services.priceSync.run(params.id, who.operatorId);
-      return {
-        data: {
-          supplier_id: r.supplierId, synced_at: iso(r.syncedAt)!, skus: r.skus, added: r.added, removed: r.removed,
-          changed: r.changed.map((c) => (c.field === 'cost' ? { ...c, before: toMajor(Number(c.before), d), after: toMajor(Number(c.after), d) } : c)),
-          below_cost: r.belowCost.map((b) => ({ route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, d), lowest_price: toMajor(b.lowestPrice, d) })),
-        },
-      };
+      return { data: priceSyncView(r, services.currency.decimals) };
     },
   });
 
