@@ -6,8 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Audits the logs of the whole run for secrets (test/support/log-audit.ts).
-    globalSetup: ['./test/support/log-audit.ts'],
+    // Audits the logs of the whole run for secrets (test/support/log-audit.ts); rebuilds
+    // dist/ when src/ changed, for the tests that start bin/topup.js (compiled-build.ts).
+    globalSetup: ['./test/support/log-audit.ts', './test/support/compiled-build.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

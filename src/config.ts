@@ -34,6 +34,8 @@ export interface Config {
   checkerTimeoutMs: number;
   /** V8's old-space growth after a full GC for long-running processes, in percent (0: V8's own). */
   heapGrowingPercent: number;
+  /** /readyz: how long each check (store, Redis) may take before it counts as failed. */
+  readyTimeoutMs: number;
   sandboxDelayMs: number;
   /** Multiplies the spec's per-tier rate limits; only for load tests (default 1). */
   rateLimitScale: number;
@@ -182,6 +184,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),
+    readyTimeoutMs: int('READY_TIMEOUT_MS', 1000, 10, 60_000),
     sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
     rateLimitScale: (() => {
       const raw = env.RATE_LIMIT_SCALE;

@@ -69,6 +69,9 @@ import { adminApi, ADMIN_PREFIX } from './http/routes/admin/index.js';
 import { dashboardApi, DASHBOARD_PREFIX } from './http/routes/dashboard/index.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { rootRedirect, webApp } from './http/routes/web-app.js';
+import { healthRoutes } from './http/routes/health.js';
+import { checkReadiness, workerHeartbeat, type ReadinessCheck } from './services/readiness.js';
+import { migrationsCurrent, storeAnswers } from './store/health.js';
 
 /**
  * The composition root: the one place that reads config and chooses adapters. Everything
@@ -253,7 +256,19 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       error: e.code, message: e.message.slice(0, 500), ip: req.ip, requestId: req.id,
     });
   });
-  app.get('/healthz', async () => ({ success: true, data: { status: 'ok' } }));
+  const readinessChecks: ReadinessCheck[] = [
+    { name: 'store', run: () => storeAnswers(database) },
+    { name: 'migrations', run: () => migrationsCurrent(database) },
+    { name: 'redis', run: async () => {
+      if (!redis) return 'not configured';
+      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status})`);
+      await redis.ping();
+      return 'ok';
+    } },
+    // Two leases without a turn: by then its jobs are free for other workers anyway.
+    workerHeartbeat(runner, () => clock.now(), 2 * config.worker.leaseMs),
+  ];
+  await app.register(healthRoutes({ readiness: () => checkReadiness(readinessChecks, config.readyTimeoutMs) }));
   await app.register(resellerApi({ ...pipelineDeps, placeOrder, validateAccount, queries, present, currency,
     resellerCallbacks: new ResellerCallbacks({ orders: repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 

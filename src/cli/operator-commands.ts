@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toMajor } from '../domain/money.js';
 import { fingerprintOf } from '../services/operator/idempotency.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
-import { findOrderId, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
+import { findOrderId, output, parseArgs, withPlatform, type CommandModule } from './support.js';
 
 /**
  * Operator actions from the command line, through the same services as /admin/v1.
@@ -10,9 +10,7 @@ import { findOrderId, output, parseArgs, UsageError, withPlatform, type CommandS
  */
 
 async function operatorAdd(args: string[]) {
-  const usage = 'topup operator-add EMAIL NAME [--json]';
-  const { positional: [email, ...name], json } = parseArgs(args, [], usage);
-  if (!email || name.length === 0) throw new UsageError(`usage: ${usage}`);
+  const { positional: [email, ...name], json } = parseArgs<[string, ...string[]]>('operator-add', args);
   await withPlatform(async (p) => {
     const o = await p.operator.operators.create(email, name.join(' '), CLI_ACTOR);
     output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email} added; password (shown once): ${o.password}`);
@@ -20,9 +18,7 @@ async function operatorAdd(args: string[]) {
 }
 
 async function operatorResetPassword(args: string[]) {
-  const usage = 'topup operator-reset-password EMAIL [--json]';
-  const { positional: [email], json } = parseArgs(args, [], usage);
-  if (!email) throw new UsageError(`usage: ${usage}`);
+  const { positional: [email], json } = parseArgs<[string]>('operator-reset-password', args);
   await withPlatform(async (p) => {
     const o = await p.operator.operators.resetPasswordByEmail(email, CLI_ACTOR);
     output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email}: new password (shown once): ${o.password}; every session of this operator was ended`);
@@ -30,9 +26,7 @@ async function operatorResetPassword(args: string[]) {
 }
 
 async function resellerCreate(args: string[]) {
-  const usage = 'topup reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true] [--json]';
-  const { positional: [email, ...name], flags, json } = parseArgs(args, ['tier', 'approve'], usage);
-  if (!email || name.length === 0 || (flags.approve !== undefined && !['true', 'false'].includes(flags.approve))) throw new UsageError(`usage: ${usage}`);
+  const { positional: [email, ...name], flags, json } = parseArgs<[string, ...string[]]>('reseller-create', args);
   await withPlatform(async (p) => {
     const r = await p.operator.resellers.create({ email, name: name.join(' '), tier: flags.tier, approve: flags.approve === 'true' }, CLI_ACTOR);
     output(json, { id: r.id, email: r.email, name: r.name, tier: r.tier, status: r.status }, `reseller ${r.email} created: ${r.status}, ${r.tier} (id ${r.id})`);
@@ -40,9 +34,7 @@ async function resellerCreate(args: string[]) {
 }
 
 async function resellerApprove(args: string[]) {
-  const usage = 'topup reseller-approve EMAIL --tier gold|platinum|diamond [--json]';
-  const { positional: [email], flags, json } = parseArgs(args, ['tier'], usage);
-  if (!email || !flags.tier) throw new UsageError(`usage: ${usage}`);
+  const { positional: [email], flags, json } = parseArgs<[string]>('reseller-approve', args);
   await withPlatform(async (p) => {
     const id = await p.operator.resellers.idByEmail(email);
     const r = await p.operator.resellers.approve(id, flags.tier!, CLI_ACTOR);
@@ -61,9 +53,7 @@ function idempotent(flags: Record<string, string>, parts: unknown[]) {
 const replayNote = (replayed: boolean) => (replayed ? ' (already applied with this --idempotency-key; nothing changed now)' : '');
 
 async function resellerInvite(args: string[]) {
-  const usage = 'topup reseller-invite EMAIL [--json]';
-  const { positional: [email], json } = parseArgs(args, [], usage);
-  if (!email) throw new UsageError(`usage: ${usage}`);
+  const { positional: [email], json } = parseArgs<[string]>('reseller-invite', args);
   await withPlatform(async (p) => {
     const i = await p.operator.invitations.create(await p.operator.resellers.idByEmail(email), CLI_ACTOR);
     const expires = new Date(i.expiresAt).toISOString();
@@ -74,9 +64,7 @@ async function resellerInvite(args: string[]) {
 
 function walletCommand(kind: 'credit' | 'debit') {
   return async (args: string[]) => {
-    const usage = `topup ${kind} EMAIL AMOUNT --note TEXT [--idempotency-key K] [--json]`;
-    const { positional: [email, amount], flags, json } = parseArgs(args, ['note', 'idempotency-key'], usage);
-    if (!email || amount === undefined || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
+    const { positional: [email, amount], flags, json } = parseArgs<[string, string]>(kind, args);
     await withPlatform(async (p) => {
       const id = await p.operator.resellers.idByEmail(email);
       const major = (m: number) => toMajor(m, p.core.currency.decimals);
@@ -90,9 +78,7 @@ function walletCommand(kind: 'credit' | 'debit') {
 }
 
 async function refund(args: string[]) {
-  const usage = 'topup refund ORDER --note TEXT [--idempotency-key K] [--json]   (ORDER: id or ORD- code)';
-  const { positional: [order], flags, json } = parseArgs(args, ['note', 'idempotency-key'], usage);
-  if (!order || flags.note === undefined) throw new UsageError(`usage: ${usage}`);
+  const { positional: [order], flags, json } = parseArgs<[string]>('refund', args);
   await withPlatform(async (p) => {
     const orderId = await findOrderId(p, order);
     const major = (m: number) => toMajor(m, p.core.currency.decimals);
@@ -107,33 +93,13 @@ async function refund(args: string[]) {
   });
 }
 
-export const operatorCommands: CommandSet = {
-  usage: `  operator-add EMAIL NAME     add an operator; prints the generated password once
-  operator-reset-password EMAIL
-                             give an operator a new generated password (printed once) and
-                             end its sessions
-  reseller-create EMAIL NAME [--tier gold|platinum|diamond] [--approve true]
-                             create a reseller (pending unless approved at once)
-  reseller-approve EMAIL --tier T
-                             approve a pending reseller with a tier
-  reseller-invite EMAIL      a one-time link (7 days) where the reseller sets its dashboard password;
-                             printed once (PUBLIC_BASE_URL sets the link's origin)
-  credit EMAIL AMOUNT --note TEXT [--idempotency-key K]
-  debit EMAIL AMOUNT --note TEXT [--idempotency-key K]
-                             credit or debit a reseller's wallet (major units; a ledger entry)
-  refund ORDER --note TEXT [--idempotency-key K]
-                             refund a processing or success order (id or ORD- code)
-                             (money changes apply once per key: the same key and arguments
-                             again print the first result; default: a new key each run)
-                             (these operator actions are audited as operator "cli"; all take --json)`,
-  commands: {
-    'operator-add': operatorAdd,
-    'operator-reset-password': operatorResetPassword,
-    'reseller-create': resellerCreate,
-    'reseller-approve': resellerApprove,
-    'reseller-invite': resellerInvite,
-    credit: walletCommand('credit'),
-    debit: walletCommand('debit'),
-    refund,
-  },
+export const operatorCommands: CommandModule = {
+  'operator-add': operatorAdd,
+  'operator-reset-password': operatorResetPassword,
+  'reseller-create': resellerCreate,
+  'reseller-approve': resellerApprove,
+  'reseller-invite': resellerInvite,
+  credit: walletCommand('credit'),
+  debit: walletCommand('debit'),
+  refund,
 };

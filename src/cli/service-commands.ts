@@ -1,10 +1,11 @@
 import { sign } from '../domain/signature.js';
 import { tuneHeapGrowth } from '../heap-tuning.js';
-import { createPlatform } from '../main.js';
 import type { DemoCredentials } from '../services/seed-demo.js';
-import { openDatabase } from '../store/db.js';
-import { migrateToLatest } from '../store/migrate.js';
-import { loadConfig, progress, type CommandSet } from './support.js';
+import { loadConfig, parseArgs, progress, requireEnv, type CommandModule } from './support.js';
+
+// main.js (the whole platform) and the store load inside the commands that use them: `call`
+// needs neither.
+const platformModule = () => import('../main.js');
 
 function demoBanner(c: DemoCredentials, baseUrl: string): string {
   const body = '{"ref_id":"demo-001","product_code":"FF-100","target":"123456789"}';
@@ -47,10 +48,12 @@ const LISTEN_ERRORS: Record<string, string> = {
   EADDRNOTAVAIL: 'this machine has no such address; set HOST to one of its addresses (e.g. 127.0.0.1 or 0.0.0.0)',
 };
 
-async function serve() {
+async function serve(args: string[]) {
+  parseArgs('serve', args);
   const config = loadConfig();
   tuneHeapGrowth(config.heapGrowingPercent);
   progress(`opening the ${config.store.kind} store and running migrations`);
+  const { createPlatform } = await platformModule();
   const platform = await createPlatform(config);
   // The port first: credentials are created only once they can be printed (a start that
   // died on a taken port used to create them, print nothing, and never show them again).
@@ -80,9 +83,11 @@ async function serve() {
 }
 
 /** The job worker and supply refresh alone, for deployments that scale them separately. */
-async function worker() {
+async function worker(args: string[]) {
+  parseArgs('worker', args);
   const config = loadConfig();
   tuneHeapGrowth(config.heapGrowingPercent);
+  const { createPlatform } = await platformModule();
   const platform = await createPlatform(config);
   platform.startBackground();
   process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
@@ -94,17 +99,21 @@ async function worker() {
   process.once('SIGTERM', stop);
 }
 
-async function migrate() {
+async function migrate(args: string[]) {
+  parseArgs('migrate', args);
   const config = loadConfig();
   progress(`migrating the ${config.store.kind} store`);
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../store/db.js'), import('../store/migrate.js')]);
   const db = openDatabase(config.store);
   const applied = await migrateToLatest(db);
   await db.close();
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
 }
 
-async function seed() {
+async function seed(args: string[]) {
+  parseArgs('seed', args);
   const config = loadConfig();
+  const { createPlatform } = await platformModule();
   const platform = await createPlatform(config, { storeHelpers: false });
   const creds = await platform.seedDemo();
   await platform.close();
@@ -112,13 +121,10 @@ async function seed() {
 }
 
 /** Signs a request exactly as the spec says, so anyone can try the API from a terminal. */
-async function call(method: string | undefined, path: string | undefined, body: string | undefined) {
-  const key = process.env.TOPUP_API_KEY;
-  const secret = process.env.TOPUP_API_SECRET;
-  if (!method || !path || !key || !secret) {
-    process.stderr.write('usage: topup call METHOD PATH [BODY]  (TOPUP_API_KEY and TOPUP_API_SECRET must be set)\n');
-    process.exit(2);
-  }
+async function call(args: string[]) {
+  const { positional: [method, path, body] } = parseArgs<[string, string, string?]>('call', args);
+  const key = requireEnv('call', 'TOPUP_API_KEY');
+  const secret = requireEnv('call', 'TOPUP_API_SECRET');
   const base = (process.env.TOPUP_BASE_URL ?? 'http://127.0.0.1:8080/api/v1').replace(/\/$/, '');
   const ts = String(Date.now());
   const payload = method.toUpperCase() === 'GET' ? '' : (body ?? '');
@@ -135,20 +141,4 @@ async function call(method: string | undefined, path: string | undefined, body: 
   process.exitCode = res.ok ? 0 : 1;
 }
 
-
-export const serviceCommands: CommandSet = {
-  usage: `  serve                      migrate, seed the demo on first start, and serve the API
-                             (with the job worker inside unless WORKER_IN_PROCESS=false)
-  worker                     run only the job worker and the supply refresh
-  migrate                    run database migrations and exit
-  seed                       seed the demo data (prints the demo credentials once)
-  call METHOD PATH [BODY]    sign and send a reseller API request
-                             (env: TOPUP_API_KEY, TOPUP_API_SECRET, TOPUP_BASE_URL)`,
-  commands: {
-    serve,
-    worker,
-    migrate,
-    seed,
-    call: (args) => call(args[0], args[1], args[2]),
-  },
-};
+export const serviceCommands: CommandModule = { serve, worker, migrate, seed, call };

@@ -1,13 +1,9 @@
 import { ConfigError, loadDotEnv, parseConfig, type Config } from '../config.js';
-import { createPlatform, type Platform } from '../main.js';
+import type { Platform } from '../main.js';
+import { UsageError } from './args.js';
 
-/** One `topup` command: receives the words after its name. */
-export type Command = (args: string[]) => Promise<void>;
-export interface CommandSet {
-  /** Lines for `topup` usage, one command each (continuation lines indented). */
-  usage: string;
-  commands: Record<string, Command>;
-}
+export { parseArgs, requireEnv, UsageError } from './args.js';
+export type { CommandModule } from './commands.js';
 
 export function loadConfig(): Config {
   loadDotEnv();
@@ -24,37 +20,15 @@ export function loadConfig(): Config {
 
 /** Runs fn with the whole platform (store, services) and closes it afterwards. */
 export async function withPlatform<T>(fn: (p: Platform) => Promise<T>): Promise<T> {
-  const platform = await createPlatform(loadConfig(), { storeHelpers: false });
+  const config = loadConfig();
+  // Loaded here, not at the top: commands that need only the store stay quick to start.
+  const { createPlatform } = await import('../main.js');
+  const platform = await createPlatform(config, { storeHelpers: false });
   try {
     return await fn(platform);
   } finally {
     await platform.close();
   }
-}
-
-/** A usage mistake: printed without a stack trace, exit code 2. */
-export class UsageError extends Error {}
-
-/**
- * Splits `args` into positional words and `--flag value` pairs (`--json` takes no value).
- * Unknown flags are usage errors.
- */
-export function parseArgs(args: string[], known: string[], usage: string): { positional: string[]; flags: Record<string, string>; json: boolean } {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--json') json = true;
-    else if (a.startsWith('--')) {
-      const name = a.slice(2);
-      const value = args[i + 1];
-      if (!known.includes(name) || value === undefined) throw new UsageError(`usage: ${usage}`);
-      flags[name] = value;
-      i++;
-    } else positional.push(a);
-  }
-  return { positional, flags, json };
 }
 
 /** Prints a result: JSON for --json (scripts), else the human text. */
@@ -73,4 +47,11 @@ export async function findOrderId(p: Platform, idOrCode: string): Promise<string
   const rows = await q.execute();
   if (rows.length !== 1) throw new UsageError(`no single order matches ${idOrCode}`);
   return rows[0]!.id;
+}
+
+/** Epoch-millisecond `*_at` fields (store rows) as ISO 8601 times, at any depth, for output. */
+export function isoTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(isoTimes);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.endsWith('_at') && typeof v === 'number' ? new Date(v).toISOString() : isoTimes(v)]));
 }

@@ -48,6 +48,14 @@ function provider(db: Database): MigrationProvider {
   };
 }
 
+/** Every migration this build knows, in order (the same on both stores). */
+export async function migrationNames(): Promise<string[]> {
+  return Object.keys(await provider({ dialect: 'sqlite' } as Database).getMigrations()).sort();
+}
+
+/** Kysely's record of what ran (its default table name). */
+export const MIGRATION_TABLE = 'kysely_migration';
+
 export async function migrateToLatest(db: Database): Promise<string[]> {
   return run(new Migrator({ db: db.db, provider: provider(db) }).migrateToLatest());
 }

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { GroupOrder, OrderAnswer } from './sqlite-order-group.js';
-import { startThread, stopThread } from './threads/start-thread.js';
+import { startThread, stopThread, threadModule } from './threads/start-thread.js';
 import type { OrderWriterData, OrderWriterReply, OrderWriterRequest } from './threads/sqlite-order-writer.js';
 
 type Pending = { resolve: (a: OrderAnswer[]) => void; reject: (e: Error) => void };
@@ -31,7 +31,7 @@ export class OrderWriterThread {
 
   start(): void {
     if (this.worker || this.stopping) return;
-    const worker = startThread(new URL('./threads/sqlite-order-writer.ts', import.meta.url), { file: this.file } satisfies OrderWriterData);
+    const worker = startThread(threadModule('./threads/sqlite-order-writer', import.meta.url), { file: this.file } satisfies OrderWriterData);
     this.worker = worker;
     worker.on('message', (reply: OrderWriterReply) => {
       const p = this.pending.get(reply.id);

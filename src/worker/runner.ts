@@ -81,6 +81,7 @@ export class JobRunner {
   private readonly held = new Map<number, JobLease>();
   private heartbeat: NodeJS.Timeout | null = null;
   private renewing = false;
+  private turnedAt: number | null = null;
 
   constructor(
     private readonly deps: { jobs: JobsRepo; handlers: Record<string, JobHandler<any>>; clock: Clock; logger: Logger; settings: RunnerSettings },
@@ -141,6 +142,15 @@ export class JobRunner {
     this.heartbeat = null;
   }
 
+  /**
+   * When the claim loop last began a turn (null before start): it turns at least every
+   * pollMs, so an old time means a loop stuck (a claim that never returns) or stopped.
+   * Readiness (/readyz) reads it.
+   */
+  get lastTurnAt(): number | null {
+    return this.turnedAt;
+  }
+
   /** Leases this runner holds now (for tests and diagnostics). */
   heldLeases(): ReadonlyMap<number, Readonly<JobLease>> {
     return this.held;
@@ -189,6 +199,7 @@ export class JobRunner {
     const kinds = this.kinds;
     let polled = true;
     while (this.running) {
+      this.turnedAt = clock.now();
       this.wakeRequested = false;
       let claimed = 0;
       const free = this.freeSlots();

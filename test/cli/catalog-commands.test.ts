@@ -1,12 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeEnv, topupSync } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
-const BIN = path.resolve('bin/topup.js');
 
 /** The real `topup` CLI as a child process, on the test app's store (SQLite: several processes may share the file). */
-// Each command starts tsx and the platform (seconds on a busy machine), hence the long timeout.
+// Each command starts a process and the platform (seconds on a busy machine), hence the long timeout.
 describe('catalog CLI commands (sqlite)', { timeout: 180_000 }, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -15,11 +13,8 @@ describe('catalog CLI commands (sqlite)', { timeout: 180_000 }, () => {
   afterAll(async () => t?.close());
 
   const topup = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATA_DIR: t.store.dataDir, DATABASE_URL: t.store.url, MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', NODE_ENV: 'production', REDIS_URL: '' },
-      encoding: 'utf8',
-    });
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+    const r = topupSync(storeEnv(t.store, { NODE_ENV: 'production' }), ...args);
+    return { ...r, json: () => JSON.parse(r.stdout) };
   };
 
   it('sets up a game from the shell through the services; the reseller sees it over API v1; every change audited as "cli"', () => {

@@ -1,36 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveProcess, topupSync, userEnv } from '../support/cli.js';
 import { JsonClient } from '../support/json-client.js';
 
-const BIN = path.resolve('bin/topup.js');
-const baseEnv = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '' });
-
-/** Runs `topup serve` until it listens (resolves) or exits (rejects with its output and code). */
-function serve(dataDir: string, port: number): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...baseEnv(dataDir), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 60_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (/topup listening on \S+/.test(output)) {
-        clearTimeout(timer);
-        resolve({ child, output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`serve exited with ${code}`), { code, output }));
-    });
-  });
-}
+/** `topup serve` on a data folder and port, as a new user starts it. */
+const serve = (dataDir: string, port: number) => serveProcess(userEnv(dataDir, { PORT: String(port) }));
 
 const count = (dataDir: string, table: string) => {
   const db = new SQLite(path.join(dataDir, 'topup.sqlite'), { readonly: true });
@@ -79,8 +58,8 @@ describe('first start: credentials are never created unprinted, and an operator 
     expect((await signedIn.signIn(email, firstPassword)).status).toBe(200);
 
     // The way back in: a new password, printed once; the old one and its sessions are gone.
-    const cliEnv = { ...baseEnv(dataDir), LOG_LEVEL: 'silent', MASTER_KEY: readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim() };
-    const reset = spawnSync(process.execPath, [BIN, 'operator-reset-password', email, '--json'], { env: cliEnv, encoding: 'utf8' });
+    const cliEnv = userEnv(dataDir, { LOG_LEVEL: 'silent', MASTER_KEY: readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim() });
+    const reset = topupSync(cliEnv, 'operator-reset-password', email, '--json');
     expect(reset.status, reset.stderr).toBe(0);
     const { password } = JSON.parse(reset.stdout);
     expect(password).toMatch(/^\S{20,}$/);
@@ -94,7 +73,7 @@ describe('first start: credentials are never created unprinted, and an operator 
     expect(JSON.stringify(audit.body)).toContain('operator.reset_password');
     expect(JSON.stringify(audit.body)).not.toContain(password);
 
-    const unknown = spawnSync(process.execPath, [BIN, 'operator-reset-password', 'nobody@example.com'], { env: cliEnv, encoding: 'utf8' });
+    const unknown = topupSync(cliEnv, 'operator-reset-password', 'nobody@example.com');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr.trim()).toBe('no operator has the email nobody@example.com');
     child.kill('SIGTERM');

@@ -1,35 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { serveProcess, topupSync, userEnv } from '../support/cli.js';
 import { ResellerClient } from '../support/client.js';
 import { JsonClient } from '../support/json-client.js';
 
-const BIN = path.resolve('bin/topup.js');
-
-/** Starts `topup serve` as a new user would and collects its output until it listens. */
-function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (/topup listening on \S+/.test(output)) {
-        clearTimeout(timer);
-        resolve({ child, output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
-  });
-}
+/** `topup serve` as a new user starts it. */
+const serve = (dataDir: string, env: Record<string, string> = {}) => serveProcess(userEnv(dataDir, env), 30_000);
 
 describe('quick start, as a new user runs it', () => {
   const dirs: string[] = [];
@@ -80,15 +60,15 @@ describe('quick start, as a new user runs it', () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     const cliEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', NODE_ENV: 'production', MASTER_KEY: readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim() };
-    const refused = spawnSync(process.execPath, [BIN, 'callback-url', 'demo-reseller@example.com', 'http://169.254.169.254/x'], { env: cliEnv, encoding: 'utf8' });
+    const refused = topupSync(cliEnv, 'callback-url', 'demo-reseller@example.com', 'http://169.254.169.254/x');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/private or reserved/);
-    const okUrl = spawnSync(process.execPath, [BIN, 'callback-url', 'demo-reseller@example.com', 'https://93.184.216.34/cb'], { env: cliEnv, encoding: 'utf8' });
+    const okUrl = topupSync(cliEnv, 'callback-url', 'demo-reseller@example.com', 'https://93.184.216.34/cb');
     expect(okUrl.status, okUrl.stderr).toBe(0);
     const code = placed.body.data.order_code;
-    const resend = spawnSync(process.execPath, [BIN, 'resend-callback', code, '--json'], { env: cliEnv, encoding: 'utf8' });
+    const resend = topupSync(cliEnv, 'resend-callback', code, '--json');
     expect(JSON.parse(resend.stdout)).toMatchObject({ order_id: placed.body.data.order_id, round: 2 });
-    const log = spawnSync(process.execPath, [BIN, 'callback-log', code], { env: cliEnv, encoding: 'utf8' });
+    const log = topupSync(cliEnv, 'callback-log', code);
     expect(log.status, log.stderr).toBe(0);
     expect(Array.isArray(JSON.parse(log.stdout))).toBe(true);
 
@@ -112,7 +92,7 @@ describe('quick start, as a new user runs it', () => {
     expect((store.prepare('select status from orders where id = ?').get(pending.body.data.order_id) as { status: string }).status).toBe('processing');
     store.close();
     // No callback of an order still processing can be resent.
-    const refusedResend = spawnSync(process.execPath, [BIN, 'resend-callback', pending.body.data.order_code, '--json'], { env: cliEnv, encoding: 'utf8' });
+    const refusedResend = topupSync(cliEnv, 'resend-callback', pending.body.data.order_code, '--json');
     expect(refusedResend.status).toBe(1);
   }, 120_000); // two server starts and several CLI processes; slow on a loaded machine
 
@@ -120,16 +100,16 @@ describe('quick start, as a new user runs it', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'topup-mig-'));
     dirs.push(dataDir);
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
-    const first = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    const first = topupSync(env, 'migrate');
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toContain('001_initial');
-    const second = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    const second = topupSync(env, 'migrate');
     expect(second.stdout).toContain('up to date');
-    const sandbox = spawnSync(process.execPath, [BIN, 'sandbox', '--mode', 'maintenance', '--out-of-stock', 'ff-100,ml-86', '--json'], { env, encoding: 'utf8' });
+    const sandbox = topupSync(env, 'sandbox', '--mode', 'maintenance', '--out-of-stock', 'ff-100,ml-86', '--json');
     expect(sandbox.status, sandbox.stderr).toBe(0);
-    expect(JSON.parse(sandbox.stdout)).toMatchObject({ mode: 'maintenance', outOfStock: ['ff-100', 'ml-86'], availabilityBroken: false, brokenAvailability: [] });
-    expect(spawnSync(process.execPath, [BIN, 'sandbox', '--mode', 'sideways'], { env, encoding: 'utf8' }).status).toBe(2);
-    const bad = spawnSync(process.execPath, [BIN, 'migrate'], { env: { ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', MASTER_KEY: '' }, encoding: 'utf8' });
+    expect(JSON.parse(sandbox.stdout)).toMatchObject({ mode: 'maintenance', out_of_stock: ['ff-100', 'ml-86'], availability: 'ok', broken_availability: [] });
+    expect(topupSync(env, 'sandbox', '--mode', 'sideways').status).toBe(2);
+    const bad = topupSync({ ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', MASTER_KEY: '' }, 'migrate');
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('PORT');
     expect(bad.stderr).toContain('DATABASE_URL');

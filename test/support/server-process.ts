@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-const BIN = path.resolve('bin/topup.js');
+import { TOPUP_BIN as BIN } from './cli.js';
 
 /** Starts the real CLI (`topup serve` or `topup worker`) and resolves once it says it is ready. */
 export function startServerProcess(env: Record<string, string>, command: 'serve' | 'worker' = 'serve'): Promise<{ child: ChildProcess; output: () => string; readyAt: number }> {

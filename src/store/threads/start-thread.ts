@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-const tsxRequire = createRequire(import.meta.url).resolve('tsx/cjs/api');
 
 /**
  * A store thread's young generation (V8's default lets it grow to ~48 MB). The threads
@@ -13,14 +12,24 @@ const tsxRequire = createRequire(import.meta.url).resolve('tsx/cjs/api');
 export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 6 };
 
 /**
- * Starts a TypeScript module as a worker thread. There is no build step (tsx runs the
- * sources), so the thread's entry is a one-line bootstrap that loads the module through
- * tsx's require: compiled in the thread itself. (tsx's ESM register() would start one more
- * thread per worker for its loader hooks, ~20 MB each; and on Node 20 a worker's
- * `--import tsx` applies only after its entry was resolved.) Thread modules therefore use
- * no top-level await and no import.meta.
+ * A thread module beside `base` (the caller's import.meta.url), named without extension:
+ * `.js` in the compiled build (dist/), `.ts` when the sources run (tests under Vitest).
+ */
+export function threadModule(name: string, base: string): URL {
+  return new URL(`${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
+}
+
+/**
+ * Starts a thread module as a worker thread: the compiled `.js` directly. A `.ts` source
+ * (tests) starts through a one-line bootstrap that loads it with tsx's require, compiled in
+ * the thread itself. (tsx's ESM register() would start one more thread per worker for its
+ * loader hooks, ~20 MB each; and on Node 20 a worker's `--import tsx` applies only after its
+ * entry was resolved.) Thread modules therefore use no top-level await and no import.meta.
  */
 export function startThread(module: URL, workerData: unknown): Worker {
+  if (!module.pathname.endsWith('.ts')) return new Worker(module, { workerData, resourceLimits: THREAD_LIMITS });
+  // tsx is a development dependency: resolved only when sources run.
+  const tsxRequire = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const file = JSON.stringify(fileURLToPath(module));
   return new Worker(`require(${JSON.stringify(tsxRequire)}).require(${file}, ${file})`, { eval: true, workerData, resourceLimits: THREAD_LIMITS });
 }

@@ -5,6 +5,7 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
 import { toMajor } from '../../../domain/money.js';
+import { priceSyncView, sandboxView } from '../../supply-views.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
@@ -76,12 +77,7 @@ const GATE_NOTE = 'The supplier gate follows at once: POST /api/v1/order answers
 /** /admin/v1 suppliers (health, service state), product routes, and the sandbox supplier's switches. */
 export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorServices) {
   const svc = services.supply;
-  const switches = async (s: SandboxSwitches) => ({
-    mode: s.mode, out_of_stock: s.outOfStock, availability: s.availabilityBroken ? 'broken' as const : 'ok' as const, broken_availability: s.brokenAvailability,
-    products: (await svc.sandboxProducts()).map((p) => ({
-      product_code: p.productCode, sku: p.sku, out_of_stock: p.outOfStock, availability_check: p.availabilityBroken ? 'broken' as const : 'ok' as const,
-    })),
-  });
+  const switches = async (s: SandboxSwitches) => sandboxView(s, await svc.sandboxProducts());
   const supplier = (s: SupplierView) => supplierView(s, services.currency.decimals);
 
   kit.route({
@@ -152,15 +148,8 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     }),
     errors: ['NOT_FOUND', 'SUPPLIER_UNAVAILABLE'],
     handler: async ({ params, who }) => {
-      const d = services.currency.decimals;
       const r = await services.priceSync.run(params.id, who.operatorId);
-      return {
-        data: {
-          supplier_id: r.supplierId, synced_at: iso(r.syncedAt)!, skus: r.skus, added: r.added, removed: r.removed,
-          changed: r.changed.map((c) => (c.field === 'cost' ? { ...c, before: toMajor(Number(c.before), d), after: toMajor(Number(c.after), d) } : c)),
-          below_cost: r.belowCost.map((b) => ({ route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, d), lowest_price: toMajor(b.lowestPrice, d) })),
-        },
-      };
+      return { data: priceSyncView(r, services.currency.decimals) };
     },
   });
 

@@ -1,0 +1,54 @@
+/**
+ * /readyz: whether this process should get traffic. Each check answers within a deadline
+ * or counts as failed; the answer names every check and what failed.
+ */
+export interface ReadinessCheck {
+  name: string;
+  /** Resolves with a short state ("ok", "not configured") or rejects with what is wrong. */
+  run: () => Promise<string>;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** Each check's state, or what failed. */
+  checks: Record<string, string>;
+  failed: string[];
+}
+
+export async function checkReadiness(checks: ReadinessCheck[], deadlineMs: number): Promise<Readiness> {
+  const results = await Promise.all(checks.map(async (c) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    });
+    try {
+      return { name: c.name, ok: true, state: await Promise.race([c.run(), late]) };
+    } catch (e) {
+      return { name: c.name, ok: false, state: e instanceof Error ? e.message : String(e) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }));
+  return {
+    ready: results.every((r) => r.ok),
+    checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
+    failed: results.filter((r) => !r.ok).map((r) => r.name),
+  };
+}
+
+/**
+ * The in-process worker's check: its claim loop turns at least every poll interval, so a
+ * turn older than `staleAfterMs` means it is stuck or stopped (its jobs' leases have
+ * lapsed by then: other workers take them). A process without the worker passes.
+ */
+export function workerHeartbeat(runner: { lastTurnAt: number | null }, now: () => number, staleAfterMs: number): ReadinessCheck {
+  return {
+    name: 'worker',
+    run: async () => {
+      if (runner.lastTurnAt === null) return 'not in this process';
+      const age = now() - runner.lastTurnAt;
+      if (age > staleAfterMs) throw new Error(`heartbeat ${age} ms old (stale after ${staleAfterMs} ms)`);
+      return 'ok';
+    },
+  };
+}
