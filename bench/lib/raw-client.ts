@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sign } from '../../src/domain/signature.js';
-import { CONNECTIONS, WARMUP } from './config.js';
+import { CONNECTIONS, SMOKE, WARMUP } from './config.js';
 import { cpuMeter, type Creds, type LoadRun } from './load.js';
 import type { Started } from './processes.js';
 
@@ -17,6 +17,8 @@ import type { Started } from './processes.js';
 /** Latency histogram buckets of 10 µs, up to 10 s (slower answers count in the last). */
 const BUCKET_US = 10;
 const BUCKETS = 1_000_000;
+/** Requests a second assumed where none was measured yet (a fast bare route's). */
+const FIRST_GUESS = SMOKE ? 5_000 : 60_000;
 /** Requests a second a target answered last time (sizes the next run's pre-built requests). */
 const lastRate = new Map<string, number>();
 
@@ -26,9 +28,10 @@ export async function rawLoad(opts: { url: string; creds: Creds | Creds[]; body:
   const connections = opts.connections ?? CONNECTIONS;
   const warmupMs = WARMUP ? 1000 : 0;
   const total = warmupMs / 1000 + opts.seconds;
-  // Enough for the last rate seen with a margin (20,000/s the first time); a connection that
-  // runs out builds more on the spot (counted: `builtLate`).
-  const perConn = Math.ceil(((lastRate.get(opts.url) ?? 20_000) * 1.3 * total) / connections) + 16;
+  // Enough for the highest rate seen at this URL with a margin (a bare route's rate the
+  // first time: building late costs CPU inside the measured part); a connection that runs
+  // out builds more on the spot (counted: `builtLate`).
+  const perConn = Math.ceil(((lastRate.get(opts.url) ?? FIRST_GUESS) * 1.3 * total) / connections) + 16;
   let turn = 0;
   const build = (n: number) => {
     const parts: string[] = [];
