@@ -14,26 +14,49 @@ describe('benchmark suite (smoke mode)', () => {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], {
         env: { ...process.env, BENCH_OUT_DIR: out, BENCH_STORES: stores },
         encoding: 'utf8',
-        timeout: 240_000,
+        timeout: 840_000,
       });
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
-      expect(existsSync(path.join(out, 'benchmarks-smoke.md'))).toBe(true);
+      const md = readFileSync(path.join(out, 'benchmarks-smoke.md'), 'utf8');
       const json = JSON.parse(readFileSync(path.join(out, 'benchmarks-smoke.json'), 'utf8'));
-      const ids = new Set(json.rows.map((row: { id: string }) => row.id));
-      expect(ids.has('B1')).toBe(true);
-      expect(ids.has('B2')).toBe(true);
-      expect(ids.has('B5')).toBe(true);
-      if (POSTGRES_URL) expect(ids.has('B1-pg')).toBe(true);
-      for (const row of json.rows) expect(row.value === null || Number.isFinite(row.value)).toBe(true);
-      // B1 and B2 carry the CPU each request cost the service and the bare server.
-      for (const row of json.rows.filter((r: { id: string }) => r.id === 'B1' || r.id === 'B2')) {
-        expect(row.cpuUs.figure, row.figure).toBeGreaterThan(0);
-        expect(row.cpuUs.baseline, row.figure).toBeGreaterThan(0);
+      type Row = { id: string; figure: string; load: string; value: number | null; ratio: number | null; tags?: Record<string, string | number>; cpuUs?: { figure: number; baseline: number }; clientCpuUs?: number };
+      const rows: Row[] = json.rows;
+      const ids = new Set(rows.map((row) => row.id));
+      for (const id of ['B1', 'B1-err', 'B1-metrics', 'B2', 'B3', 'B4', 'B5', 'B5-op', 'CLI']) expect(ids.has(id), id).toBe(true);
+      for (const row of rows) {
+        expect(row.value === null || Number.isFinite(row.value), row.figure).toBe(true);
+        // Every row says what it ran.
+        expect(row.load, row.figure).toMatch(/\S/);
       }
+      // B1 for one hot reseller with both clients, on each store, in the same rounds.
+      for (const store of stores.split(',')) {
+        const clients = rows.filter((row) => row.id === 'B1' && row.tags?.store === store && row.tags?.resellers === 1).map((row) => row.tags?.client);
+        expect(clients.sort(), store).toEqual(['autocannon', 'raw client']);
+      }
+      // B1 and B2 carry the CPU each request cost the service and the bare server, and the client's own.
+      for (const row of rows.filter((r) => r.id === 'B1' || r.id === 'B2')) {
+        expect(row.cpuUs!.figure, row.figure).toBeGreaterThan(0);
+        expect(row.cpuUs!.baseline, row.figure).toBeGreaterThan(0);
+        expect(row.clientCpuUs, row.figure).toBeGreaterThan(0);
+      }
+      // The CLI rows: --help and a read-only command against a bare node start.
+      expect(rows.filter((row) => row.id === 'CLI').map((row) => row.figure.split(':')[0])).toEqual(['topup --help', 'topup callback-log ORDER (read-only, SQLite)']);
+      // The operator's search answers pages, whatever its latency.
+      expect(rows.filter((row) => row.id === 'B5-op')).toHaveLength(3 * stores.split(',').length);
+      if (POSTGRES_URL) {
+        // Against pgbench one order per transaction, and with the service's group size.
+        const pg = rows.filter((row) => row.id === 'B1-pg');
+        expect(pg).toHaveLength(2);
+        expect(Number(pg[1]!.tags?.group)).toBeGreaterThanOrEqual(1);
+      }
+      // The report is generated whole: the next goals, judged from this run's rows.
+      expect(json.goals.map((g: { figure: string }) => g.figure)).toEqual(['B1 SQLite', 'B2 GET /products', 'B3 terminal → first callback', 'B4 end to end on PostgreSQL', 'B5 history', 'peak RSS']);
+      expect(md).toContain('## Next goals');
+      expect(md).toContain('Generated whole by `BENCH_STORES=');
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 900_000);
 
   it('stopped early, leaves no server running and no scratch directory behind', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'topup-bench-tmp-'));
