@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_FILE, renderTypes } from '../../packages/client/scripts/render-types.js';
+
+const PKG = path.resolve('packages/client');
+
+describe('@topup/reseller-client as built and packed', () => {
+  it('its generated types are those of the reseller OpenAPI document as the service builds it now', async () => {
+    const onDisk = readFileSync(GENERATED_FILE, 'utf8');
+    // Stale after a change to the API's declarations: `npm run build:client` regenerates.
+    expect(onDisk === (await renderTypes()), 'packages/client/src/generated/openapi.ts is stale: run npm run build:client').toBe(true);
+    const built = readFileSync(path.join(PKG, 'dist/generated/openapi.d.ts'), 'utf8');
+    for (const p of ['"/order"', '"/order-status"', 'orderCallback']) expect(built).toContain(p);
+  });
+
+  it('npm pack ships the compiled code, its types and the README, with no runtime dependencies', () => {
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PKG, encoding: 'utf8' }));
+    const files: string[] = pack.files.map((f: { path: string }) => f.path);
+    for (const f of ['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/handlers.d.ts', 'dist/generated/openapi.d.ts']) expect(files).toContain(f);
+    expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'package.json'].includes(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(PKG, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.engines.node).toBe('>=18');
+  });
+});
