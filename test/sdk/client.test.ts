@@ -74,6 +74,8 @@ describe.each(storeKinds())('@topup/reseller-client against the service (%s)', (
     await expectApiError(sdk.validate({ category_slug: 'valorant', fields: {} }), 404, 'GAME_NOT_SUPPORTED');
     await expectApiError(sdk.validate({ category_slug: 'mobile-legends', fields: { user_id: '12345678' } }), 400, 'VALIDATION_FIELDS_MISSING');
     await expectApiError(sdk.validate({ category_slug: 'free-fire', fields: { user_id: '5030503050' } }), 503, 'CHECKER_UNAVAILABLE');
+    // Over the 4 KB body limit (the SDK sends Content-Length, so never LENGTH_REQUIRED).
+    await expectApiError(sdk.validate({ category_slug: 'free-fire', fields: { user_id: '1', note: 'x'.repeat(5000) } }), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('reports every sandbox fulfilment failure through waitForFinal with its failure_code', async () => {

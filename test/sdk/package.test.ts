@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_FILE, renderTypes } from '../../packages/client/scripts/render-types.js';
@@ -23,5 +24,26 @@ describe('@topup/reseller-client as built and packed', () => {
     const manifest = JSON.parse(readFileSync(path.join(PKG, 'package.json'), 'utf8'));
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.engines.node).toBe('>=18');
+  });
+
+  it('the packed tarball, unpacked into a bare project, imports and signs in plain Node (no TypeScript, no build tools)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sdk-consumer-'));
+    try {
+      const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: PKG, encoding: 'utf8' }));
+      const target = path.join(dir, 'node_modules/@topup/reseller-client');
+      mkdirSync(target, { recursive: true });
+      execFileSync('tar', ['-xzf', path.join(dir, pack.filename), '-C', target, '--strip-components=1']);
+      const script = `
+        import { TopupClient, verifyCallback, signRequest, fetchCallbackHandler } from '@topup/reseller-client';
+        const ts = String(Date.now());
+        const body = '{"ref_id":"r"}';
+        const v = await verifyCallback(body, { 'X-Timestamp': ts, 'X-Signature': await signRequest('k', ts, body) }, 'k');
+        new TopupClient({ baseUrl: 'http://x/api/v1', apiKey: 'a', apiSecret: 'b' });
+        console.log(JSON.stringify({ ok: v.ok, handler: typeof fetchCallbackHandler({ secret: 'k', onCallback() {} }) }));`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual({ ok: true, handler: 'function' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
