@@ -42,6 +42,10 @@ describe('@topup/reseller-client as built and packed', () => {
         console.log(JSON.stringify({ ok: v.ok, handler: typeof fetchCallbackHandler({ secret: 'k', onCallback() {} }) }));`;
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
       expect(JSON.parse(out)).toEqual({ ok: true, handler: 'function' });
+      // As on Node 18, where WebCrypto is node:crypto's and not yet a global.
+      const withoutGlobal = `Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });${script}`;
+      const noGlobal = execFileSync(process.execPath, ['--input-type=module', '-e', withoutGlobal], { cwd: dir, encoding: 'utf8' });
+      expect(JSON.parse(noGlobal)).toEqual({ ok: true, handler: 'function' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,10 +11,26 @@ export function toBytes(input: BytesLike): Uint8Array {
   return input instanceof Uint8Array ? input : new Uint8Array(input);
 }
 
-function subtle(): SubtleCrypto {
+let nodeSubtle: Promise<SubtleCrypto> | null = null;
+
+/**
+ * WebCrypto's SubtleCrypto. Node 18 has it only as node:crypto's `webcrypto` (the global
+ * came in Node 19): imported by a name bundlers do not follow, so edge builds never see it.
+ */
+function subtle(): Promise<SubtleCrypto> {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new Error('@topup/reseller-client needs WebCrypto (globalThis.crypto.subtle): Node 18+, Deno, Bun or an edge runtime');
-  return s;
+  if (s) return Promise.resolve(s);
+  const name = 'node:crypto';
+  nodeSubtle ??= import(/* @vite-ignore */ /* webpackIgnore: true */ name).then(
+    (m: { webcrypto?: { subtle?: SubtleCrypto } }) => {
+      if (!m.webcrypto?.subtle) throw new Error('no subtle');
+      return m.webcrypto.subtle;
+    },
+    () => {
+      throw new Error('@topup/reseller-client needs WebCrypto (globalThis.crypto.subtle): Node 18+, Deno, Bun or an edge runtime');
+    },
+  );
+  return nodeSubtle;
 }
 
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -23,7 +39,7 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key = subtle().then((s) => s.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']));
     if (keys.size > 16) keys.clear();
     keys.set(secret, key);
   }
@@ -39,7 +55,7 @@ export async function hmacSha256(secret: string, ...parts: BytesLike[]): Promise
     message.set(c, at);
     at += c.length;
   }
-  return new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), message));
+  return new Uint8Array(await (await subtle()).sign('HMAC', await hmacKey(secret), message));
 }
 
 export function toHex(bytes: Uint8Array): string {
