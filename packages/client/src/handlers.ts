@@ -61,9 +61,9 @@ export function createCallbackProcessor(options: CallbackHandlerOptions): (rawBo
 
 /** `export const POST = fetchCallbackHandler({ secret, onCallback })` */
 export function fetchCallbackHandler(options: CallbackHandlerOptions): (request: Request) => Promise<Response> {
-  const process = createCallbackProcessor(options);
+  const handle = createCallbackProcessor(options);
   return async (request) => {
-    const out = await process(new Uint8Array(await request.arrayBuffer()), request.headers);
+    const out = await handle(new Uint8Array(await request.arrayBuffer()), request.headers);
     return new Response(JSON.stringify(out.body), { status: out.status, headers: { 'content-type': 'application/json' } });
   };
 }
@@ -105,12 +105,12 @@ async function rawBodyOf(req: NodeLikeRequest): Promise<BytesLike | null> {
  * Also works as a plain `node:http` request listener (it reads the body itself).
  */
 export function expressCallbackHandler(options: CallbackHandlerOptions): (req: NodeLikeRequest, res: NodeLikeResponse) => Promise<void> {
-  const process = createCallbackProcessor(options);
+  const handle = createCallbackProcessor(options);
   return async (req, res) => {
     const raw = await rawBodyOf(req);
     const out = raw === null
       ? { status: 500, body: { ok: false, error: 'raw body unavailable: mount express.raw({ type: "application/json" }) on this route, not express.json()' } }
-      : await process(raw, req.headers);
+      : await handle(raw, req.headers);
     res.statusCode = out.status;
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify(out.body));
@@ -137,13 +137,13 @@ export interface FastifyLikeReply {
  * `registerFastifyCallback`, or add a buffer parser for application/json in its scope.
  */
 export function fastifyCallbackHandler(options: CallbackHandlerOptions): (request: FastifyLikeRequest, reply: FastifyLikeReply) => Promise<unknown> {
-  const process = createCallbackProcessor(options);
+  const handle = createCallbackProcessor(options);
   return async (request, reply) => {
     const candidate = request.rawBody ?? request.body;
     const raw = candidate instanceof Uint8Array || typeof candidate === 'string' ? candidate : null;
     const out = raw === null
       ? { status: 500, body: { ok: false, error: 'raw body unavailable: register the route with registerFastifyCallback()' } }
-      : await process(raw, request.headers);
+      : await handle(raw, request.headers);
     return reply.code(out.status).header('content-type', 'application/json').send(JSON.stringify(out.body));
   };
 }
