@@ -38,6 +38,7 @@ const BY_NAME: Record<string, unknown> = {
   token: 'sess_3q2+7w8...example',
   csrf_token: 'csrf_9f8e7d...example',
   api_key: 'tk_live_5f2b9c0e7a1d',
+  api_secret: 'ts_shown_once_store_it_now',
   masked_key: 'tk_live_5f2b…7a1d',
   sku: 'MLBB-86',
   reason: 'duplicate payment',
