@@ -54,7 +54,8 @@ describe('README onboarding, followed literally', () => {
   let service: ChildProcess | null = null;
   let clone = '';
   afterAll(() => {
-    if (service?.pid) process.kill(service.pid, 'SIGTERM');
+    // npm start runs tsx runs node: end the whole group this test started.
+    if (service?.pid) process.kill(-service.pid, 'SIGTERM');
     if (clone) rmSync(clone, { recursive: true, force: true });
   });
 
@@ -73,8 +74,10 @@ describe('README onboarding, followed literally', () => {
     symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
     if (existsSync(join(REPO, 'web', 'dist'))) symlinkSync(join(REPO, 'web', 'dist'), join(clone, 'web', 'dist'));
 
-    // The README: "HOST and PORT choose where it listens". PORT=0 takes a free port.
-    service = spawn('npm', ['start'], { cwd: clone, env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The README: "HOST and PORT choose where it listens". PORT=0 takes a free port. A
+    // reader's shell has none of the test runner's settings (NODE_ENV=test and the like).
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST.*|DATABASE_URL|DATA_DIR|HOST|TEST_.*)$/.test(k)));
+    service = spawn('npm', ['start'], { cwd: clone, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     service.stdout!.on('data', (d) => (out += d));
     service.stderr!.on('data', (d) => (out += d));
