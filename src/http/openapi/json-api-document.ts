@@ -1,6 +1,8 @@
 import type { JsonApiName, RouteDoc, RouteRegistry } from '../json-api.js';
 import { PageMeta } from '../schemas.js';
-import { errorResponses, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument } from './shared.js';
+import { addExamples, hoistSharedShapes } from './components.js';
+import { JSON_API_SHAPE_NAMES, JSON_API_TAGS } from './json-api-names.js';
+import { errorResponses, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument } from './shared.js';
 
 const TITLES: Record<JsonApiName, { title: string; prefix: string; description: string }> = {
   admin: {
@@ -70,10 +72,10 @@ export function buildJsonApiDocument(registry: RouteRegistry, api: JsonApiName):
     const path = route.path.slice(meta.prefix.length) || '/';
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
-  return {
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: JSON_API_TAGS[name] ?? name }));
+  const doc: OpenApiDocument = {
     openapi: '3.1.0',
-    info: { title: meta.title, version: '1.0.0', description: meta.description },
+    info: { title: meta.title, version: '1.0.0', license: LICENSE, description: meta.description },
     servers: [{ url: meta.prefix }],
     tags,
     paths,
@@ -88,4 +90,7 @@ export function buildJsonApiDocument(registry: RouteRegistry, api: JsonApiName):
       },
     },
   };
+  hoistSharedShapes(doc, JSON_API_SHAPE_NAMES);
+  addExamples(doc);
+  return doc;
 }

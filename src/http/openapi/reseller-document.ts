@@ -1,7 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PageMeta } from '../schemas.js';
+import { addExamples, hoistSharedShapes } from './components.js';
+import { RESELLER_EXAMPLES, RESELLER_SHAPE_NAMES } from './reseller-examples.js';
 import * as S from './reseller-schemas.js';
-import { errorResponses, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument, type Schema } from './shared.js';
+import { errorResponses, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument, type Schema } from './shared.js';
 
 /**
  * The reseller API v1 as an OpenAPI 3.1 document, declared by hand: its routes parse by hand
@@ -146,23 +148,42 @@ const SIGNING = [
   'The calling IP must be in the key\'s IP whitelist. POST bodies need Content-Type: application/json and a Content-Length of at most 4096 bytes.',
 ].join(' ');
 
+const TAGS = [
+  { name: 'Catalog', description: 'Games with the input form to show your end user, and the products (denominations) you can order at your tier price.' },
+  { name: 'Orders', description: 'Check an account, place an order (asynchronous, idempotent on ref_id), and read orders back.' },
+  { name: 'Wallet', description: 'Your balance and the ledger of every debit, refund and credit.' },
+  { name: 'Callbacks', description: 'The order callback sent to your callback URL, its delivery log, and resending it.' },
+];
+
 export function buildResellerDocument(): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const e of ENDPOINTS) (paths[e.path] ??= {})[e.method] = operation(e);
+  const doc = assemble(paths);
+  hoistSharedShapes(doc, RESELLER_SHAPE_NAMES, { everyNamed: true });
+  for (const [name, example] of Object.entries(RESELLER_EXAMPLES.schemas)) doc.components.schemas[name].examples = [example];
+  addExamples(doc);
+  return doc;
+}
+
+function assemble(paths: OpenApiDocument['paths']): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Reseller top-up API',
       version: '1.0.0',
+      license: LICENSE,
       description: `Game top-ups for approved resellers. Money is a JSON number in major units of the configured currency (GET /balance names it). Errors: branch on the top-level \`error\` code. ${SIGNING}`,
     },
     servers: [{ url: '/api/v1' }],
-    tags: ['Catalog', 'Orders', 'Wallet', 'Callbacks'].map((name) => ({ name })),
+    tags: TAGS,
     security: [{ apiKey: [], timestamp: [], signature: [] }],
     paths,
     webhooks: {
       orderCallback: {
         post: {
+          operationId: 'orderCallback',
+          tags: ['Callbacks'],
+          security: [],
           summary: 'Order callback: sent when an order reaches success or failed',
           description: 'POST to your callback URL; answer any 2xx within 5 seconds. Up to 4 attempts (T+0, 5, 15, 30 s). Verify X-Signature over the raw body followed by X-Timestamp (or the timestamp alone); match on ref_id. Delivery is at-least-once: a crash of the service mid-attempt can deliver one round twice with the same X-Callback-Id, so deduplicate on X-Callback-Id (a resend is a new round with a new id). Unknown keys may appear: ignore them.',
           parameters: [
@@ -171,7 +192,7 @@ export function buildResellerDocument(): OpenApiDocument {
             { name: 'X-Callback-Id', in: 'header', required: true, description: 'one id per delivery round, the same on each of its attempts and on a repeat after a crash: deduplicate on it', schema: { type: 'string' } },
             { name: 'X-Callback-Attempt', in: 'header', required: true, description: '1 to 4', schema: { type: 'string', pattern: '^[1-4]$' } },
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: plain(S.CallbackPayload) } } },
+          requestBody: { required: true, content: { 'application/json': { schema: plain(S.CallbackPayload), example: RESELLER_EXAMPLES.callback } } },
           responses: { '2XX': { description: 'received; any other answer or none within 5 seconds is retried' } },
         },
       },

@@ -20,6 +20,9 @@ export type DocumentedError = ErrorCode | 'LENGTH_REQUIRED';
 const statusOf = (e: DocumentedError) => ERRORS[e];
 const codeOf = (e: DocumentedError): ErrorCode => (e === 'LENGTH_REQUIRED' ? 'PAYLOAD_TOO_LARGE' : e);
 
+/** The service is not open source: an SPDX reference for a licence that is not on the SPDX list. */
+export const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+
 export const REQUEST_ID_HEADER = {
   description: 'unique id of this request; the same value as `request_id` in an error body',
   required: true,
@@ -61,7 +64,8 @@ export function errorResponses(errors: DocumentedError[], headers: (status: numb
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
-      description: codes.join(', '),
+      // Backticks: renderers read descriptions as Markdown, where _ would start emphasis.
+      description: codes.map((c) => `\`${c}\``).join(', '),
       headers: headers(status),
       content: { 'application/json': { schema: errorEnvelope(codes) } },
     };
