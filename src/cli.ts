@@ -2,10 +2,11 @@ import { fulfilmentCommands } from './cli/fulfilment-commands.js';
 import { catalogCommands } from './cli/catalog-commands.js';
 import { operatorCommands } from './cli/operator-commands.js';
 import { serviceCommands } from './cli/service-commands.js';
+import { pricingCommands } from './cli/pricing-commands.js';
 import { UsageError, type CommandSet } from './cli/support.js';
 
 /** `topup`: one table of commands, each area's commands in its own module under src/cli/. */
-const sets: CommandSet[] = [serviceCommands, operatorCommands, catalogCommands, fulfilmentCommands];
+const sets: CommandSet[] = [serviceCommands, operatorCommands, catalogCommands, fulfilmentCommands, pricingCommands];
 
 const USAGE = `Usage: topup <command> [--json]
 

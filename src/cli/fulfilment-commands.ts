@@ -3,6 +3,7 @@ import type { Platform } from '../main.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
 import { openDatabase } from '../store/db.js';
 import { FulfilmentRepo } from '../store/fulfilment-repo.js';
+import { AttentionRepo } from '../store/attention-repo.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { findOrderId, loadConfig, output, parseArgs, UsageError, withPlatform, type CommandSet } from './support.js';
 
@@ -181,7 +182,10 @@ async function attention() {
   const db = openDatabase(config.store);
   await migrateToLatest(db);
   const rows = await new FulfilmentRepo(db.db).flaggedOrders();
+  const items = (await new AttentionRepo(db.db).list({ all: false, limit: 100, offset: 0 })).items;
   await db.close();
+  for (const i of items) process.stdout.write(`${i.id}  ${i.kind}  ${new Date(i.createdAt).toISOString()}  ${i.summary}\n`);
+  if (items.length) process.stdout.write(`${items.length} open attention item(s) (resolve in the console, or POST /admin/v1/attention-items/{id}/resolve)\n`);
   if (rows.length === 0) {
     process.stdout.write('no order needs attention\n');
     return;
@@ -215,8 +219,9 @@ export const fulfilmentCommands: CommandSet = {
                              FORMAT joins {target} and {zone} into the supplier's customer number
   supplier-set NAME [--enabled true|false] [--status active|maintenance]
                              take a supplier out of or back into service (supplier gate)
-  attention                  orders still processing without a definite supplier answer
-                             (flagged for the operator; never refunded automatically)`,
+  attention                  open attention items (e.g. a sync repriced a product or took a route
+                             out of service), and orders still processing without a definite
+                             supplier answer (flagged for the operator; never refunded automatically)`,
   commands: {
     sandbox,
     'supply-refresh': supplyRefresh,
