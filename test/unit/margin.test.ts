@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applicableRule, marginPrice, marginRuleProblem, rulePrices, MAX_PERCENT_BP } from '../../src/domain/margin.js';
 import { MAX_EXACT_MINOR } from '../../src/domain/money.js';
+import { pricesAtOrBelow, repricePlan } from '../../src/domain/below-cost.js';
 
 const MAX = 100_000_000_000;
 
@@ -75,5 +76,35 @@ describe('margin rules: which rule applies', () => {
     expect(applicableRule(rules, 'cat-2', 'free-fire')).toEqual({ rule: 'category rule', scope: 'category' });
     expect(applicableRule(rules, null, 'free-fire')).toEqual({ rule: 'category rule', scope: 'category' });
     expect(applicableRule(rules, 'cat-2', 'valorant')).toBeNull();
+  });
+});
+
+describe('never below cost: repricing the prices a cost reached', () => {
+  const rule = (tiers: Record<string, { percentBp: number; fixed: number }>) => ({ step: 500, tiers });
+  const rules = {
+    catalog: new Map([['cat-1', rule({ gold: { percentBp: 2000, fixed: 0 }, diamond: { percentBp: 1000, fixed: 0 } })]]),
+    category: new Map([['free-fire', rule({ gold: { percentBp: 500, fixed: 0 } })]]),
+  };
+  const prices = [
+    { catalogId: 'cat-1', tier: 'gold' as const, price: 24_000 },
+    { catalogId: 'cat-1', tier: 'diamond' as const, price: 22_000 },
+    { catalogId: 'cat-2', tier: 'gold' as const, price: 23_000 },
+    { catalogId: 'cat-2', tier: 'diamond' as const, price: 21_000 },
+  ];
+  it('finds the prices at or below the cost (at cost counts)', () => {
+    expect(pricesAtOrBelow(22_000, prices).map((p) => `${p.catalogId}/${p.tier}`)).toEqual(['cat-1/diamond', 'cat-2/diamond']);
+    expect(pricesAtOrBelow(20_999, prices)).toEqual([]);
+  });
+  it('reprices each by its catalog rule, else its category rule', () => {
+    const hits = pricesAtOrBelow(23_000, prices).filter((p) => p.tier === 'gold' || p.catalogId === 'cat-1');
+    expect(repricePlan(23_000, hits, 'free-fire', rules, 1e12)).toEqual({
+      ok: true,
+      changes: [{ catalogId: 'cat-1', tier: 'diamond', price: 25_500, before: 22_000 }, { catalogId: 'cat-2', tier: 'gold', price: 24_500, before: 23_000 }],
+    });
+  });
+  it('all or nothing: a price without a rule for its tier, or past the bound, reprices none', () => {
+    expect(repricePlan(22_000, pricesAtOrBelow(22_000, prices), 'free-fire', rules, 1e12)).toEqual({ ok: false, reason: 'no_rule', catalogId: 'cat-2', tier: 'diamond' });
+    expect(repricePlan(22_000, pricesAtOrBelow(22_000, prices), 'valorant', rules, 1e12)).toMatchObject({ ok: false, reason: 'no_rule' });
+    expect(repricePlan(22_000, [prices[1]!], 'free-fire', rules, 24_000)).toEqual({ ok: false, reason: 'out_of_range', catalogId: 'cat-1', tier: 'diamond' });
   });
 });
