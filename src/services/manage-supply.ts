@@ -111,6 +111,13 @@ export class ManageSupply {
     });
   }
 
+  /** A supplier's price list as of its last sync (supplier_skus), by SKU: what an import picks from. */
+  async listSkus(idOrName: string) {
+    const supply = new SupplyRepo(this.deps.db);
+    const supplier = await this.supplier(supply, idOrName);
+    return { supplier, skus: await supply.syncedSkus(supplier.id) };
+  }
+
   /** What a price-list sync does with a route whose cost reached a price of its product (docs/suppliers/digiflazz.md). */
   async setBelowCostPolicy(idOrName: string, policy: string, actor: Actor) {
     if (!BELOW_COST_POLICIES.includes(policy as BelowCostPolicy)) throw new AppError('VALIDATION_ERROR', `below_cost_policy must be one of ${BELOW_COST_POLICIES.join(', ')}`);

@@ -67,6 +67,12 @@ export class SupplyRepo {
     await this.db.updateTable('suppliers').set((eb) => ({ balance_flagged_at: eb.fn.coalesce('balance_flagged_at', eb.val(now)) })).where('id', '=', supplierId).execute();
   }
 
+  /** The price list as last synced, by SKU (a supplier's list: hundreds to a few thousand rows). */
+  async syncedSkus(supplierId: string) {
+    const rows = await this.db.selectFrom('supplier_skus').selectAll().where('supplier_id', '=', supplierId).orderBy('sku').execute();
+    return rows.map((r) => ({ sku: r.sku, name: r.name, category: r.category, brand: r.brand, cost: Number(r.cost), buyable: Number(r.buyable) === 1, cutOff: r.cut_off, syncedAt: Number(r.synced_at) }));
+  }
+
   async setBelowCostPolicy(supplierId: string, policy: 'reprice' | 'disable_route') {
     await this.db.updateTable('suppliers').set({ below_cost_policy: policy }).where('id', '=', supplierId).execute();
   }

@@ -102,6 +102,9 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
   });
 
   it('import: the preview shows products, routes, prices by the rule and warnings; apply does exactly that', async () => {
+    const listed = await op.get('/suppliers/Digiflazz/skus');
+    expect(listed.body.data.skus.map((s: any) => [s.sku, s.cost, s.buyable])).toEqual([['DZ-A', 10_000, true], ['DZ-B', 20_000, false], ['DZ-C', 30_000, true]]);
+    expect((await op.get('/suppliers/nope/skus')).body.error).toBe('NOT_FOUND');
     const preview = await op.post('/imports/preview', importBody(['DZ-A', 'DZ-B']));
     expect(preview.status, preview.text).toBe(200);
     const [a, b] = preview.body.data.items;
@@ -134,8 +137,8 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
     const [audit] = await audits('supplier.import');
     expect(JSON.parse(audit!.after!).items.map((i: any) => [i.sku, i.action, i.prices.gold])).toEqual([['DZ-A', 'create', 12_000], ['DZ-B', 'create', 24_000]]);
     // Resellers see it at once, at the tier price.
-    const listed = (await t.client.get('/products?category_slug=free-fire')).body.data.products.find((p: any) => p.code === 'DZ-A');
-    expect(listed).toMatchObject({ price: 12_000 });
+    const forSale = (await t.client.get('/products?category_slug=free-fire')).body.data.products.find((p: any) => p.code === 'DZ-A');
+    expect(forSale).toMatchObject({ price: 12_000 });
   });
 
   it('importing the same SKU again updates its product and route, never a second one', async () => {

@@ -181,6 +181,29 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   });
 
   kit.route({
+    method: 'GET', url: '/suppliers/:id/skus', tag: 'Supply', summary: "A supplier's price list as of its last sync (what POST /imports/preview picks from)",
+    params: IdParams,
+    response: Type.Object({
+      supplier_id: Type.String(),
+      skus: Type.Array(Type.Object({
+        sku: Type.String(), name: Type.String(), category: Type.String(), brand: Type.String(), cost: Money(),
+        buyable: Type.Boolean({ description: 'both product statuses true and in stock at the sync (the cut-off window aside)' }),
+        cut_off: Nullable(Type.String({ description: 'HH:MM-HH:MM in the supplier\'s time zone' })), synced_at: IsoTime(),
+      })),
+    }),
+    errors: ['NOT_FOUND'],
+    handler: async ({ params }) => {
+      const r = await svc.listSkus(params.id);
+      return {
+        data: {
+          supplier_id: r.supplier.id,
+          skus: r.skus.map((x) => ({ sku: x.sku, name: x.name, category: x.category, brand: x.brand, cost: toMajor(x.cost, services.currency.decimals), buyable: x.buyable, cut_off: x.cutOff, synced_at: iso(x.syncedAt)! })),
+        },
+      };
+    },
+  });
+
+  kit.route({
     method: 'GET', url: '/routes', tag: 'Supply', summary: "Routes (a product's suppliers, best first)",
     query: Type.Object({ product_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, strict),
     response: Type.Object({ routes: Type.Array(Route), last_refresh: Nullable(LastRefresh) }),
