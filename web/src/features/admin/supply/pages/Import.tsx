@@ -117,7 +117,7 @@ export default function Import() {
               ]}
             />
             <Group mt="sm">
-              <Button color="green" disabled={blocked || apply.isSuccess} loading={apply.isPending} onClick={() => apply.mutate({ input: input(), token: plan.preview_token })}>{t('supply.apply')}</Button>
+              <Button disabled={blocked || apply.isSuccess} loading={apply.isPending} onClick={() => apply.mutate({ input: input(), token: plan.preview_token })}>{t('supply.apply')}</Button>
               {blocked ? <Text size="sm" c="red">{t('supply.blocked')}</Text> : null}
             </Group>
             {apply.error ? <ErrorAlert error={apply.error} /> : null}
