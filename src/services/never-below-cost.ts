@@ -37,9 +37,8 @@ export async function actOnBelowCost(
   ctx: { supplierName: string; policy: BelowCostPolicy; rules: Rules; maxPrice: number; actor: Actor; now: number; newId: () => string },
   route: { id: string; productCode: string; categorySlug: string; sku: string; cost: number },
   cost: number,
+  prices: readonly PriceAt[],
 ): Promise<BelowCostEntry | null> {
-  const prices: PriceAt[] = (await trx.selectFrom('catalog_prices').select(['catalog_id', 'tier', 'price']).where('product_code', '=', route.productCode).execute())
-    .map((p) => ({ catalogId: p.catalog_id, tier: p.tier, price: Number(p.price) }));
   const hits = pricesAtOrBelow(cost, prices);
   if (hits.length === 0) return null;
   const lowestPrice = Math.min(...hits.map((h) => h.price));

@@ -8,6 +8,7 @@ import type { SupplierResolver } from './fulfil-order.js';
 import type { Actor } from './operator/actor.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import { actOnBelowCost, type BelowCostEntry } from './never-below-cost.js';
+import type { PriceAt } from '../domain/below-cost.js';
 import { MarginRepo } from '../store/margin-repo.js';
 
 export interface SkuChange {
@@ -111,12 +112,23 @@ export class SyncSupplierPrices {
         supplierName: supplier.name, policy: supplier.belowCostPolicy, rules: await new MarginRepo(trx).byScope(), maxPrice: this.deps.currency.maxAmount,
         actor, now, newId: () => this.deps.ids.uuid(),
       };
+      const codes = [...new Set(routes.filter((r) => fresh.has(r.supplier_sku)).map((r) => r.product_code))];
+      const pricesOf = new Map<string, PriceAt[]>();
+      for (let k = 0; k < codes.length; k += CHUNK) {
+        const rows = await trx.selectFrom('catalog_prices').select(['product_code', 'catalog_id', 'tier', 'price']).where('product_code', 'in', codes.slice(k, k + CHUNK)).execute();
+        for (const p of rows) pricesOf.set(p.product_code, [...(pricesOf.get(p.product_code) ?? []), { catalogId: p.catalog_id, tier: p.tier, price: Number(p.price) }]);
+      }
       for (const r of routes) {
         const item = fresh.get(r.supplier_sku);
         if (!item) continue;
         const route = { id: r.id, productCode: r.product_code, categorySlug: r.category_slug, sku: r.supplier_sku, cost: Number(r.cost) };
-        const entry = await actOnBelowCost(trx, ctx, route, item.cost);
-        if (entry) report.belowCost.push(entry);
+        const prices = pricesOf.get(r.product_code) ?? [];
+        const entry = await actOnBelowCost(trx, ctx, route, item.cost, prices);
+        if (!entry) continue;
+        report.belowCost.push(entry);
+        // The product's next route here is judged on the prices as repriced.
+        const after = (p: PriceAt) => entry.prices.find((c) => c.catalogId === p.catalogId && c.tier === p.tier)?.price ?? p.price;
+        pricesOf.set(r.product_code, prices.map((p) => ({ ...p, price: after(p) })));
       }
       await audit({
         operatorId: actor, action: 'supplier.sync', targetKind: 'supplier', targetId: supplier.id, before: null,

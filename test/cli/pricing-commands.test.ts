@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { recordSecret } from '../support/log-audit.js';
 import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
+import { jsonOf, runTopup } from '../support/topup-cli.js';
 
-const BIN = path.resolve('bin/topup.js');
 /** Each command is a new node + tsx process (a second or more on a busy machine). */
 const SLOW = { timeout: 180_000 };
 
@@ -26,22 +24,8 @@ describe.each(['sqlite'] as const)('topup supplier-import and supplier-below-cos
     await fake?.close();
   });
 
-  function topup(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: t.store.dataDir, DATABASE_URL: t.store.url, MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', REDIS_URL: '' };
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
-  }
-  const json = (r: { status: number | null; stdout: string; stderr: string }) => {
-    expect(r.status, r.stderr).toBe(0);
-    return JSON.parse(r.stdout);
-  };
+  const topup = (...args: string[]) => runTopup(t, args);
+  const json = jsonOf;
   const product = () => t.platform.database.db.selectFrom('products').select('code').where('code', '=', 'CLI-1').execute();
 
   it('previews by default (nothing changes), imports with --apply, and again updates rather than duplicates', SLOW, async () => {
