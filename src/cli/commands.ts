@@ -26,6 +26,7 @@ const store = () => import('./store-commands.js').then((m) => m.storeCommands);
 const operator = () => import('./operator-commands.js').then((m) => m.operatorCommands);
 const catalog = () => import('./catalog-commands.js').then((m) => m.catalogCommands);
 const fulfilment = () => import('./fulfilment-commands.js').then((m) => m.fulfilmentCommands);
+const pricing = () => import('./pricing-commands.js').then((m) => m.pricingCommands);
 
 export const AREAS: { title: string; commands: Record<string, CommandInfo> }[] = [
   {
@@ -80,13 +81,18 @@ export const AREAS: { title: string; commands: Record<string, CommandInfo> }[] =
         env: 'DIGIFLAZZ_USERNAME, DIGIFLAZZ_API_KEY (required), DIGIFLAZZ_WEBHOOK_SECRET; sealed at rest',
         help: 'add a Digiflazz account (docs/suppliers/digiflazz.md)',
       },
-      'supplier-sync': { args: 'NAME', load: fulfilment, help: 'read a supplier\'s price list now (digiflazz): store costs, statuses,\ncut-off windows, show changes; routes now at or above cost go out of service' },
+      'supplier-sync': { args: 'NAME', load: fulfilment, help: 'read a supplier\'s price list now (digiflazz): store costs, statuses,\ncut-off windows, show changes; routes now at or above cost are repriced\nor go out of service (the supplier\'s below-cost policy)' },
+      'supplier-import': {
+        args: 'SUPPLIER --sku SKUS --category SLUG [--catalog CATALOG] [--apply]', load: pricing,
+        help: 'import synced SKUs (SKUS: comma-separated) as products with margin-rule prices;\na preview unless --apply (CATALOG: id or name; docs/suppliers/digiflazz.md)',
+      },
+      'supplier-below-cost': { args: 'SUPPLIER reprice|disable_route', load: pricing, help: 'what a sync does when a SKU\'s cost reaches a price of its product' },
       'supplier-set': { args: 'NAME [--enabled true|false] [--status active|maintenance]', load: fulfilment, help: 'take a supplier out of or back into service (supplier gate)' },
       'route-add': {
         args: 'PRODUCT SUPPLIER SKU PRIORITY [COST] [--customer-no FORMAT] [--testing true|false]', load: fulfilment,
         help: 'route a product to a supplier (lower priority is tried first);\nFORMAT joins {target} and {zone} into the supplier\'s customer number',
       },
-      attention: { args: '', load: fulfilment, help: 'orders still processing without a definite supplier answer\n(flagged for the operator; never refunded automatically)' },
+      attention: { args: '', load: fulfilment, help: 'open attention items (a sync repriced a product or took a route out of service)\nand orders still processing without a definite supplier answer\n(flagged for the operator; never refunded automatically)' },
       'callback-url': { args: 'RESELLER_EMAIL URL', load: fulfilment, help: 'set a reseller\'s callback URL (checked against the SSRF rules; URL none removes it)' },
       'resend-callback': { args: 'ORDER', load: fulfilment, help: 'a new round of callback attempts for a terminal order (id or ORD- code)' },
       'callback-log': { args: 'ORDER', load: fulfilment, help: 'every callback round and attempt of an order (JSON)' },

@@ -159,11 +159,16 @@ async function attention(args: string[]) {
   parseArgs('attention', args);
   const config = loadConfig();
   // The store alone, not the platform: a quick read-only command.
-  const [{ openDatabase }, { migrateToLatest }, { FulfilmentRepo }] = await Promise.all([import('../store/db.js'), import('../store/migrate.js'), import('../store/fulfilment-repo.js')]);
+  const [{ openDatabase }, { migrateToLatest }, { FulfilmentRepo }, { AttentionRepo }] = await Promise.all([
+    import('../store/db.js'), import('../store/migrate.js'), import('../store/fulfilment-repo.js'), import('../store/attention-repo.js'),
+  ]);
   const db = openDatabase(config.store);
   await migrateToLatest(db);
   const rows = await new FulfilmentRepo(db.db).flaggedOrders();
+  const items = (await new AttentionRepo(db.db).list({ all: false, limit: 100, offset: 0 })).items;
   await db.close();
+  for (const i of items) process.stdout.write(`${i.id}  ${i.kind}  ${new Date(i.createdAt).toISOString()}  ${i.summary}\n`);
+  if (items.length) process.stdout.write(`${items.length} open attention item(s) (resolve in the console, or POST /admin/v1/attention-items/{id}/resolve)\n`);
   if (rows.length === 0) {
     process.stdout.write('no order needs attention\n');
     return;

@@ -80,6 +80,12 @@ export class FulfilOrder {
     let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
     for (let i = start; i < routes.length; i++) {
       const route = routes[i]!;
+      if (costAbovePrice(route, order)) {
+        // Never submitted at a cost above its price (issue 27): the route is passed over untried.
+        lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}` };
+        await repo.markInFlight(order.id, null, i + 1, clock.now());
+        continue;
+      }
       await repo.markInFlight(order.id, route, i, clock.now());
       const result = await this.safeSubmit(route, order);
       switch (result.outcome) {
@@ -144,6 +150,9 @@ export class FulfilOrder {
     }
   }
 }
+
+/** A route whose expected cost is above the order's price would sell at a loss (cost 0 or null: not known). */
+export const costAbovePrice = (route: UsableRoute, order: FulfilmentOrder) => route.cost !== null && route.cost > order.price;
 
 /** What a supplier is sent for an order on a route (again, identically, when asked about it). */
 function submission(route: UsableRoute, order: FulfilmentOrder): SubmitRequest {

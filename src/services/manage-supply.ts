@@ -14,6 +14,7 @@ import { toMajor } from '../domain/money.js';
 import { routeOptionsProblem, type RouteOptions } from '../domain/route-options.js';
 import { DIGIFLAZZ_BASE_URL, type DigiflazzCredentials } from '../adapters/suppliers/digiflazz/protocol.js';
 import { optionsJson } from '../store/supply-repo.js';
+import { BELOW_COST_POLICIES, type BelowCostPolicy } from '../domain/below-cost.js';
 
 /** Who made a change, for the audit log: an operator id, or "cli" for the `topup` CLI. */
 
@@ -107,6 +108,24 @@ export class ManageSupply {
       const after = (await supply.listSuppliers(before.id))[0]!;
       await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: { balance_threshold: before.balanceThreshold }, after: { balance_threshold: after.balanceThreshold } });
       return after;
+    });
+  }
+
+  /** A supplier's price list as of its last sync (supplier_skus), by SKU: what an import picks from. */
+  async listSkus(idOrName: string) {
+    const supply = new SupplyRepo(this.deps.db);
+    const supplier = await this.supplier(supply, idOrName);
+    return { supplier, skus: await supply.syncedSkus(supplier.id) };
+  }
+
+  /** What a price-list sync does with a route whose cost reached a price of its product (docs/suppliers/digiflazz.md). */
+  async setBelowCostPolicy(idOrName: string, policy: string, actor: Actor) {
+    if (!BELOW_COST_POLICIES.includes(policy as BelowCostPolicy)) throw new AppError('VALIDATION_ERROR', `below_cost_policy must be one of ${BELOW_COST_POLICIES.join(', ')}`);
+    return this.change(actor, async (supply, audit) => {
+      const before = await this.supplier(supply, idOrName);
+      await supply.setBelowCostPolicy(before.id, policy as BelowCostPolicy);
+      await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: { below_cost_policy: before.belowCostPolicy }, after: { below_cost_policy: policy } });
+      return (await supply.listSuppliers(before.id))[0]!;
     });
   }
 

@@ -6,7 +6,10 @@ import type { DB } from '../store/schema.js';
 import { SupplyRepo } from '../store/supply-repo.js';
 import type { SupplierResolver } from './fulfil-order.js';
 import type { Actor } from './operator/actor.js';
-import type { Clock } from './ports.js';
+import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
+import { actOnBelowCost, type BelowCostEntry } from './never-below-cost.js';
+import type { PriceAt } from '../domain/below-cost.js';
+import { MarginRepo } from '../store/margin-repo.js';
 
 export interface SkuChange {
   sku: string;
@@ -22,8 +25,8 @@ export interface SyncReport {
   added: string[];
   removed: string[];
   changed: SkuChange[];
-  /** Enabled routes whose SKU now costs at or above the product's lowest tier price: taken out of service. */
-  belowCost: { routeId: string; productCode: string; sku: string; cost: number; lowestPrice: number }[];
+  /** Enabled routes whose SKU now costs at or above a price of its product: repriced or taken out of service, by the supplier's policy. */
+  belowCost: BelowCostEntry[];
 }
 
 const CHUNK = 200;
@@ -31,12 +34,12 @@ const CHUNK = 200;
 /**
  * Price-list sync (issue 27 items 3 and 4, first part): reads a supplier's whole price
  * list, stores each SKU's cost, buyability and cut-off window (`supplier_skus`), reports
- * what changed since the last sync, and takes out of service every enabled route whose SKU
- * now costs at or above the lowest tier price of its product (never sell below cost); the
+ * what changed since the last sync, and acts on every enabled route whose SKU now costs at
+ * or above a price of its product (never sell below cost, see never-below-cost.ts): the
  * supplier gate and product status follow. Everything commits with its audit lines.
  */
 export class SyncSupplierPrices {
-  constructor(private readonly deps: { db: Kysely<DB>; suppliers: SupplierResolver; clock: Clock }) {}
+  constructor(private readonly deps: { db: Kysely<DB>; suppliers: SupplierResolver; clock: Clock; ids: IdGenerator; currency: CurrencySettings }) {}
 
   /** The scheduled sync: every enabled supplier that has a price list; one that cannot be read is reported, the others go on. */
   async runAll(actor: Actor): Promise<{ supplierId: string; report?: SyncReport; error?: string }[]> {
@@ -98,23 +101,38 @@ export class SyncSupplierPrices {
       const audit = (e: Parameters<typeof AuditRepo.record>[1]) => AuditRepo.record(trx, e, now);
       const routes = await trx
         .selectFrom('product_routes as r')
-        .select(['r.id', 'r.product_code', 'r.supplier_sku'])
-        .select((eb) => eb.selectFrom('catalog_prices as p').whereRef('p.product_code', '=', 'r.product_code').select((e) => e.fn.min<number>('p.price').as('m')).as('lowest_price'))
+        .innerJoin('products as p', 'p.code', 'r.product_code')
+        .select(['r.id', 'r.product_code', 'r.supplier_sku', 'r.cost', 'p.category_slug'])
         .where('r.supplier_id', '=', supplier.id)
         .where('r.enabled', '=', 1)
+        .orderBy('r.product_code')
+        .orderBy('r.id')
         .execute();
-      const supply = new SupplyRepo(trx);
+      const ctx = {
+        supplierName: supplier.name, policy: supplier.belowCostPolicy, rules: await new MarginRepo(trx).byScope(), maxPrice: this.deps.currency.maxAmount,
+        actor, now, newId: () => this.deps.ids.uuid(),
+      };
+      const codes = [...new Set(routes.filter((r) => fresh.has(r.supplier_sku)).map((r) => r.product_code))];
+      const pricesOf = new Map<string, PriceAt[]>();
+      for (let k = 0; k < codes.length; k += CHUNK) {
+        const rows = await trx.selectFrom('catalog_prices').select(['product_code', 'catalog_id', 'tier', 'price']).where('product_code', 'in', codes.slice(k, k + CHUNK)).execute();
+        for (const p of rows) pricesOf.set(p.product_code, [...(pricesOf.get(p.product_code) ?? []), { catalogId: p.catalog_id, tier: p.tier, price: Number(p.price) }]);
+      }
       for (const r of routes) {
         const item = fresh.get(r.supplier_sku);
-        if (!item || r.lowest_price === null || item.cost < Number(r.lowest_price)) continue;
-        const entry = { routeId: r.id, productCode: r.product_code, sku: r.supplier_sku, cost: item.cost, lowestPrice: Number(r.lowest_price) };
+        if (!item) continue;
+        const route = { id: r.id, productCode: r.product_code, categorySlug: r.category_slug, sku: r.supplier_sku, cost: Number(r.cost) };
+        const prices = pricesOf.get(r.product_code) ?? [];
+        const entry = await actOnBelowCost(trx, ctx, route, item.cost, prices);
+        if (!entry) continue;
         report.belowCost.push(entry);
-        await supply.updateRoute(r.id, { enabled: 0 });
-        await audit({ operatorId: actor, action: 'route.below_cost', targetKind: 'route', targetId: r.id, before: { enabled: true }, after: { enabled: false, cost: item.cost, lowest_price: entry.lowestPrice } });
+        // The product's next route here is judged on the prices as repriced.
+        const after = (p: PriceAt) => entry.prices.find((c) => c.catalogId === p.catalogId && c.tier === p.tier)?.price ?? p.price;
+        pricesOf.set(r.product_code, prices.map((p) => ({ ...p, price: after(p) })));
       }
       await audit({
         operatorId: actor, action: 'supplier.sync', targetKind: 'supplier', targetId: supplier.id, before: null,
-        after: { skus: report.skus, added: report.added.length, removed: report.removed.length, changed: report.changed.length, routes_taken_out: report.belowCost.length },
+        after: { skus: report.skus, added: report.added.length, removed: report.removed.length, changed: report.changed.length, routes_taken_out: report.belowCost.filter((b) => b.action === 'route_disabled').length, routes_repriced: report.belowCost.filter((b) => b.action === 'repriced').length },
       });
       return report;
     });

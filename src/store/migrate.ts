@@ -18,6 +18,7 @@ import { operatorGaps } from './migrations/016_operator_gaps.js';
 import { apiErrors } from './migrations/017_api_errors.js';
 import { supplierSettings } from './migrations/018_supplier_settings.js';
 import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
+import { marginRules } from './migrations/020_margin_rules.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -43,6 +44,7 @@ function provider(db: Database): MigrationProvider {
         '017_api_errors': apiErrors(db.dialect),
         '018_supplier_settings': supplierSettings,
         '019_orders_ref_prefix': ordersRefPrefix(db.dialect),
+        '020_margin_rules': marginRules,
       };
     },
   };

@@ -68,6 +68,12 @@ export class OverviewRepo {
       .execute();
   }
 
+  /** Open attention items besides orders (migration 020; the open index). */
+  async openAttentionItems(): Promise<number> {
+    const r = await this.db.selectFrom('attention_items').select(sql<number | string>`count(*)`.as('n')).where('resolved_at', 'is', null).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   /** What every reseller holds in its wallet (minor units): the platform's liability. */
   async balanceSum(): Promise<number> {
     const r = await this.db.selectFrom('resellers').select(sql<number | string | null>`sum(balance)`.as('total')).executeTakeFirst();

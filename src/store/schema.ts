@@ -105,6 +105,8 @@ export interface SuppliersTable {
   balance_checked_at: Generated<number | null>;
   balance_threshold: Generated<number | null>;
   balance_flagged_at: Generated<number | null>;
+  /** Migration 020: what a price-list sync does with a route whose cost reached a price (domain/below-cost-policy). */
+  below_cost_policy: Generated<'reprice' | 'disable_route'>;
 }
 
 export interface ProductRoutesTable {
@@ -287,6 +289,36 @@ export interface DB {
   reseller_invitations: ResellerInvitationsTable;
   supply_refresh: SupplyRefreshTable;
   api_errors: ApiErrorsTable;
+  margin_rules: MarginRulesTable;
+  attention_items: AttentionItemsTable;
+}
+
+/** Migration 020: one margin rule per category or catalog (the catalog's wins). */
+export interface MarginRulesTable {
+  id: string;
+  scope_kind: 'category' | 'catalog';
+  scope_id: string;
+  /** Minor units. */
+  step: number;
+  /** JSON: {tier: {percent_bp, fixed}} for the tiers the rule prices; fixed in minor units. */
+  tiers: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 020: things other than orders a person should look at; open until resolved. */
+export interface AttentionItemsTable {
+  id: string;
+  /** 'below_cost': a sync found a route's cost at or above a price of its product. */
+  kind: string;
+  target_kind: string;
+  target_id: string;
+  summary: string;
+  /** JSON; never secrets. */
+  details: string | null;
+  created_at: number;
+  resolved_at: number | null;
+  resolved_by: string | null;
 }
 
 /** Idempotency-Key of operator money changes (migration 014); scope is the operator id or "cli". */

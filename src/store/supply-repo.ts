@@ -67,6 +67,16 @@ export class SupplyRepo {
     await this.db.updateTable('suppliers').set((eb) => ({ balance_flagged_at: eb.fn.coalesce('balance_flagged_at', eb.val(now)) })).where('id', '=', supplierId).execute();
   }
 
+  /** The price list as last synced, by SKU (a supplier's list: hundreds to a few thousand rows). */
+  async syncedSkus(supplierId: string) {
+    const rows = await this.db.selectFrom('supplier_skus').selectAll().where('supplier_id', '=', supplierId).orderBy('sku').execute();
+    return rows.map((r) => ({ sku: r.sku, name: r.name, category: r.category, brand: r.brand, cost: Number(r.cost), buyable: Number(r.buyable) === 1, cutOff: r.cut_off, syncedAt: Number(r.synced_at) }));
+  }
+
+  async setBelowCostPolicy(supplierId: string, policy: 'reprice' | 'disable_route') {
+    await this.db.updateTable('suppliers').set({ below_cost_policy: policy }).where('id', '=', supplierId).execute();
+  }
+
   async setBalanceThreshold(supplierId: string, threshold: number | null) {
     await this.db.updateTable('suppliers').set({ balance_threshold: threshold }).where('id', '=', supplierId).execute();
   }
@@ -102,7 +112,7 @@ export class SupplyRepo {
       .selectFrom('suppliers as s')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
       .select(['s.id', 's.name', 's.adapter', 's.enabled', 's.status', 's.created_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at as health_updated_at'])
-      .select(['s.balance', 's.balance_checked_at', 's.balance_threshold', 's.balance_flagged_at'])
+      .select(['s.balance', 's.balance_checked_at', 's.balance_threshold', 's.balance_flagged_at', 's.below_cost_policy'])
       .select((eb) => eb.selectFrom('product_routes as r').whereRef('r.supplier_id', '=', 's.id').select(eb.fn.countAll<number>().as('n')).as('route_count'));
     if (idOrName !== undefined) q = q.where((eb) => eb.or([eb('s.id', '=', idOrName), eb('s.name', '=', idOrName)]));
     const rows = await q.orderBy('s.name').execute();
@@ -111,6 +121,7 @@ export class SupplyRepo {
       consecutiveFailures: Number(r.consecutive_failures ?? 0), lastError: r.last_error ?? null,
       healthUpdatedAt: r.health_updated_at === null ? null : Number(r.health_updated_at), routeCount: Number(r.route_count ?? 0),
       balance: nullableNumber(r.balance), balanceCheckedAt: nullableNumber(r.balance_checked_at), balanceThreshold: nullableNumber(r.balance_threshold), balanceFlaggedAt: nullableNumber(r.balance_flagged_at),
+      belowCostPolicy: r.below_cost_policy,
     }));
   }
 

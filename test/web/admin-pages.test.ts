@@ -33,7 +33,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console pages (%
     ['home', '/admin/'], ['approvals', '/admin/approvals'], ['resellers', '/admin/resellers'], ['reseller', `/admin/resellers/${t.demo.resellerId}`],
     ['orders', '/admin/orders'], ['order', `/admin/orders/${ids.order}`], ['attention', '/admin/attention'],
     ['categories', '/admin/catalog/categories'], ['products', '/admin/catalog/products'], ['catalogs', '/admin/catalog/catalogs'],
-    ['prices', `/admin/catalog/catalogs/${ids.catalog}`], ['supply', '/admin/supply'], ['audit', '/admin/audit'],
+    ['prices', `/admin/catalog/catalogs/${ids.catalog}`], ['supply', '/admin/supply'], ['supply-import', '/admin/supply/import'], ['audit', '/admin/audit'],
     ['operators', '/admin/operators'], ['account', '/admin/account'],
   ] as const;
 

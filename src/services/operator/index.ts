@@ -12,6 +12,9 @@ import { ResellerInvitations } from './invitations.js';
 import { SyncSupplierPrices } from '../sync-supplier-prices.js';
 import { Overview } from './overview.js';
 import { OverviewRepo } from '../../store/overview-repo.js';
+import { MarginRules } from './margin-rules.js';
+import { AttentionItems } from './attention-items.js';
+import { ImportSupplierSkus } from '../import-supplier-skus.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -27,6 +30,9 @@ export function createOperatorServices(core: ServiceCore) {
     audit: new AuditLog(core),
     idempotency: new Idempotency(core),
     priceSync: new SyncSupplierPrices(core),
+    marginRules: new MarginRules(core),
+    imports: new ImportSupplierSkus(core),
+    attention: new AttentionItems(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };

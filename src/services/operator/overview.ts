@@ -19,6 +19,8 @@ export interface OverviewFacts {
   successRate24h: number | null;
   processing: { count: number; oldestCreatedAt: number | null };
   attention: number;
+  /** Open attention items besides orders (e.g. a sync repriced a product or took a route out of service). */
+  attentionItems: number;
   callbacks: { retrying: number; failed24h: number };
   suppliers: { id: string; name: string; enabled: boolean; status: string; consecutiveFailures: number; lastError: string | null; checkedAt: number | null;
     /** Minor units, as the last refresh read the deposit (null: the adapter does not report one); flagged below its threshold. */
@@ -50,12 +52,13 @@ export class Overview {
   private async compute(now: number): Promise<OverviewFacts> {
     const hourNow = Math.floor(now / HOUR_MS);
     const chartFrom = (Math.floor(hourNow / 24) - CHART_DAYS + 1) * 24; // whole UTC days
-    const [byHour, byReseller, callbacks, suppliers, balances] = await Promise.all([
+    const [byHour, byReseller, callbacks, suppliers, balances, attentionItems] = await Promise.all([
       this.repo.countsByHour(Math.min(chartFrom, hourNow - 24)),
       this.repo.countsByReseller(hourNow - BACKLOG_HOURS),
       this.repo.failingCallbacks(now - 24 * HOUR_MS),
       this.repo.suppliers(),
       this.repo.balanceSum(),
+      this.repo.openAttentionItems(),
     ]);
     const perReseller = processingBy(byReseller);
     const busy = [...perReseller].filter(([, n]) => n > 0).map(([id]) => id);
@@ -85,6 +88,7 @@ export class Overview {
       successRate24h: settled === 0 ? null : success / settled,
       processing: { count: [...perReseller.values()].reduce((s, n) => s + Math.max(0, n), 0), oldestCreatedAt: proc.oldest },
       attention: proc.attention,
+      attentionItems,
       callbacks: { retrying: callbacks.retrying, failed24h: callbacks.failed },
       suppliers: suppliers.map((s) => ({
         id: s.id, name: s.name, enabled: Number(s.enabled) === 1, status: s.status, consecutiveFailures: Number(s.consecutive_failures ?? 0),

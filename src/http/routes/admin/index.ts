@@ -14,6 +14,8 @@ import { operatorAccountRoutes } from './operators.js';
 import { resellerSettingsRoutes } from './reseller-settings.js';
 import { invitationRoutes } from './invitations.js';
 import { overviewRoutes } from './overview.js';
+import { pricingRoutes } from './pricing.js';
+import { attentionRoutes } from './attention.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -41,6 +43,8 @@ export function adminApi(deps: AdminApiDeps) {
     orderRoutes(kit, deps);
     auditRoutes(kit, deps);
     overviewRoutes(kit, deps);
+    pricingRoutes(kit, deps);
+    attentionRoutes(kit, deps);
   };
 }
 

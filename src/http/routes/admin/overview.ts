@@ -22,6 +22,7 @@ const OverviewSchema = Type.Object({
     oldest_age_seconds: Nullable(Type.Integer()),
   }),
   needs_attention: Type.Integer({ description: 'processing orders flagged for a person (GET /orders?needs_attention=true)' }),
+  attention_items: Type.Integer({ description: 'open attention items besides orders (GET /attention-items), e.g. a sync repriced a product or took a route out of service' }),
   callbacks: Type.Object({
     retrying: Type.Integer({ description: 'rounds retrying after a failed attempt' }),
     failed_24h: Type.Integer({ description: 'rounds given up in the last 24 hours' }),
@@ -57,7 +58,7 @@ export function overviewRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
             oldest_created_at: f.processing.oldestCreatedAt === null ? null : isoMillis(f.processing.oldestCreatedAt),
             oldest_age_seconds: f.processing.oldestCreatedAt === null ? null : Math.max(0, Math.floor((f.at - f.processing.oldestCreatedAt) / 1000)),
           },
-          needs_attention: f.attention,
+          needs_attention: f.attention, attention_items: f.attentionItems,
           callbacks: { retrying: f.callbacks.retrying, failed_24h: f.callbacks.failed24h },
           suppliers: f.suppliers.map((s) => ({
             id: s.id, name: s.name, enabled: s.enabled, status: s.status, consecutive_failures: s.consecutiveFailures, last_error: s.lastError,

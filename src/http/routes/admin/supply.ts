@@ -9,6 +9,9 @@ import { priceSyncView, sandboxView } from '../../supply-views.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
+const BelowCostPolicy = Type.Union([Type.Literal('reprice'), Type.Literal('disable_route')], {
+  description: "what a price-list sync does with a route whose SKU's cost reached a price of its product: reprice by the margin rules (a price without a rule: the route goes out of service), or take the route out of service (default)",
+});
 
 const RouteOptionsSchema = Type.Object({
   customer_no: Type.Optional(Type.String({ minLength: 8, maxLength: 64, description: 'how target and zone form the supplier\'s customer number, with {target} and {zone}: e.g. "{target}{zone}" (Mobile Legends at Digiflazz); default "{target}"' })),
@@ -28,6 +31,7 @@ const Supplier = Type.Object({
     consecutive_failures: Type.Integer({ description: '3 or more in a row: the supplier gate treats it as unreachable' }),
     last_error: Nullable(Type.String()), updated_at: Nullable(IsoTime()),
   }),
+  below_cost_policy: BelowCostPolicy,
   route_count: Type.Integer(), created_at: IsoTime(),
 });
 const Route = Type.Object({
@@ -58,7 +62,7 @@ type RouteView = Awaited<ReturnType<OperatorServices['supply']['listRoutes']>>[n
 const supplierView = (s: SupplierView, decimals: number) => ({
   id: s.id, name: s.name, adapter: s.adapter, enabled: s.enabled, status: s.status,
   health: { consecutive_failures: s.consecutiveFailures, last_error: s.lastError, updated_at: iso(s.healthUpdatedAt) },
-  route_count: s.routeCount, created_at: iso(s.createdAt)!,
+  route_count: s.routeCount, created_at: iso(s.createdAt)!, below_cost_policy: s.belowCostPolicy,
   balance: { amount: s.balance === null ? null : toMajor(s.balance, decimals), checked_at: iso(s.balanceCheckedAt), threshold: s.balanceThreshold === null ? null : toMajor(s.balanceThreshold, decimals), flagged_at: iso(s.balanceFlaggedAt) },
 });
 const route = (r: RouteView) => ({
@@ -125,12 +129,16 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
     body: Type.Object({
       enabled: Type.Optional(Type.Boolean()), status: Type.Optional(SupplierStatus),
       balance_threshold: Type.Optional(Nullable(Money('flag the supplier below this deposit, major units; null: no threshold'))),
+      below_cost_policy: Type.Optional(BelowCostPolicy),
     }, strict),
     response: Supplier, errors: ['NOT_FOUND'],
     handler: async ({ params, body, who }) => {
-      if (body.enabled === undefined && body.status === undefined && body.balance_threshold === undefined) throw badInput('send enabled, status and/or balance_threshold');
-      const { balance_threshold: threshold, ...state } = body;
+      if (body.enabled === undefined && body.status === undefined && body.balance_threshold === undefined && body.below_cost_policy === undefined) {
+        throw badInput('send enabled, status, balance_threshold and/or below_cost_policy');
+      }
+      const { balance_threshold: threshold, below_cost_policy: policy, ...state } = body;
       let s = threshold === undefined ? null : await svc.setBalanceThreshold(params.id, threshold, who.operatorId);
+      if (policy !== undefined) s = await svc.setBelowCostPolicy(params.id, policy, who.operatorId);
       if (state.enabled !== undefined || state.status !== undefined) s = await svc.setSupplier(params.id, state, who.operatorId);
       return { data: supplier(s!) };
     },
@@ -139,17 +147,45 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   const Scalar = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
   kit.route({
     method: 'POST', url: '/suppliers/:id/sync', tag: 'Supply', summary: "Sync a supplier's price list (digiflazz): store each SKU's cost, status and cut-off; show what changed",
-    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route whose SKU now costs at or above the lowest tier price of its product is taken out of service (route.below_cost in the audit log); the supplier gate and product status follow. Costs in major units.",
+    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route whose SKU now costs at or above a price of its product is, by the supplier's below_cost_policy, repriced by the margin rules (route.repriced in the audit log; the route's cost becomes the new cost) or taken out of service (route.below_cost; also when a price reached has no rule); each one is an attention item (GET /attention-items). The supplier gate and product status follow. Costs in major units.",
     params: IdParams,
     response: Type.Object({
       supplier_id: Type.String(), synced_at: IsoTime(), skus: Type.Integer(), added: Type.Array(Type.String()), removed: Type.Array(Type.String()),
       changed: Type.Array(Type.Object({ sku: Type.String(), field: Type.Union([Type.Literal('cost'), Type.Literal('buyable'), Type.Literal('cut_off'), Type.Literal('name')]), before: Scalar, after: Scalar })),
-      below_cost: Type.Array(Type.Object({ route_id: Type.String(), product_code: Type.String(), sku: Type.String(), cost: Money(), lowest_price: Money() })),
+      below_cost: Type.Array(Type.Object({
+        route_id: Type.String(), product_code: Type.String(), sku: Type.String(), cost: Money(), lowest_price: Money('the lowest price the cost reached'),
+        action: Type.Union([Type.Literal('repriced'), Type.Literal('route_disabled')]),
+        reason: Type.Union([Type.Literal('policy'), Type.Literal('no_rule'), Type.Literal('out_of_range')], { description: "route_disabled under the reprice policy: no_rule (a price reached has no margin rule for its tier) or out_of_range (the rule's price would pass the largest amount)" }),
+        prices: Type.Array(Type.Object({ catalog_id: Type.String(), tier: Type.String(), before: Money(), after: Money() }), { description: 'repriced: each price the cost reached' }),
+      })),
     }),
     errors: ['NOT_FOUND', 'SUPPLIER_UNAVAILABLE'],
     handler: async ({ params, who }) => {
       const r = await services.priceSync.run(params.id, who.operatorId);
       return { data: priceSyncView(r, services.currency.decimals) };
+    },
+  });
+
+  kit.route({
+    method: 'GET', url: '/suppliers/:id/skus', tag: 'Supply', summary: "A supplier's price list as of its last sync (what POST /imports/preview picks from)",
+    params: IdParams,
+    response: Type.Object({
+      supplier_id: Type.String(),
+      skus: Type.Array(Type.Object({
+        sku: Type.String(), name: Type.String(), category: Type.String(), brand: Type.String(), cost: Money(),
+        buyable: Type.Boolean({ description: 'both product statuses true and in stock at the sync (the cut-off window aside)' }),
+        cut_off: Nullable(Type.String({ description: 'HH:MM-HH:MM in the supplier\'s time zone' })), synced_at: IsoTime(),
+      })),
+    }),
+    errors: ['NOT_FOUND'],
+    handler: async ({ params }) => {
+      const r = await svc.listSkus(params.id);
+      return {
+        data: {
+          supplier_id: r.supplier.id,
+          skus: r.skus.map((x) => ({ sku: x.sku, name: x.name, category: x.category, brand: x.brand, cost: toMajor(x.cost, services.currency.decimals), buyable: x.buyable, cut_off: x.cutOff, synced_at: iso(x.syncedAt)! })),
+        },
+      };
     },
   });
 

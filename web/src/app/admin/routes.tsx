@@ -25,6 +25,7 @@ export const routes: RouteObject[] = [
       { path: 'catalog/catalogs', ...page(() => import('../../features/admin/catalog/pages/Catalogs.js')) },
       { path: 'catalog/catalogs/:catalogId', ...page(() => import('../../features/admin/catalog/pages/CatalogPrices.js')) },
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
+      { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js')) },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },

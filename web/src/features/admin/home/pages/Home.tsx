@@ -40,6 +40,7 @@ export default function Home() {
               <Stat label={t('home.successRate')} value={o.success_rate_24h === null ? '—' : `${(o.success_rate_24h * 100).toFixed(1)}%`} />
               <Stat label={t('home.processing')} value={o.processing.count} to="/orders?status=processing" hint={t('home.oldest', { age: age(o.processing.oldest_age_seconds) })} />
               <Stat label={t('home.attention')} value={o.needs_attention} to="/attention" />
+              <Stat label={t('home.attentionItems')} value={o.attention_items} to="/attention" />
               <Stat label={t('home.callbacks')} value={o.callbacks.retrying} hint={t('home.callbacksFailed', { count: o.callbacks.failed_24h })} />
               <Stat label={t('home.balances')} value={money(o.reseller_balances)} to="/resellers" />
             </SimpleGrid>

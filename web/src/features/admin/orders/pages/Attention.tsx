@@ -1,10 +1,11 @@
-import { Card, Text } from '@mantine/core';
+import { Card, Stack, Text } from '@mantine/core';
+import { AttentionItemsCard } from '../../supply/sections/AttentionItemsCard.js';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { usePagedList } from '../../../../shared/table/usePagedList.js';
 import { fetchOrders, OrdersTable } from '../OrdersTable.js';
 
-/** Orders fulfilment could not settle on its own: a person decides (refund, or ask the supplier). */
+/** What a person should look at: prices and routes a sync changed, and orders fulfilment could not settle on its own. */
 export default function Attention() {
   const { t } = useTranslation();
   const { setPage, list: orders } = usePagedList([], ['admin', 'orders'], fetchOrders, { fixed: { needs_attention: 'true' } });
@@ -12,9 +13,12 @@ export default function Attention() {
     <>
       <PageTitle>{t('orders.attentionTitle')}</PageTitle>
       <Text size="sm" mb="md">{t('orders.attentionIntro')}</Text>
-      <Card withBorder>
-        <OrdersTable query={orders} onPage={setPage} />
-      </Card>
+      <Stack>
+        <AttentionItemsCard />
+        <Card withBorder>
+          <OrdersTable query={orders} onPage={setPage} />
+        </Card>
+      </Stack>
     </>
   );
 }

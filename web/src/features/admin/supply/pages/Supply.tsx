@@ -1,4 +1,5 @@
-import { Stack } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { RoutesCard } from '../sections/RoutesCard.js';
@@ -10,7 +11,7 @@ export default function Supply() {
   const { t } = useTranslation();
   return (
     <>
-      <PageTitle>{t('supply.title')}</PageTitle>
+      <PageTitle actions={<Button component={Link} to="/supply/import" variant="light">{t('supply.importSkus')}</Button>}>{t('supply.title')}</PageTitle>
       <Stack>
         <SuppliersCard />
         <RoutesCard />
