@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.js';
 import { startTestApp, uniqueRef } from '../support/app.js';
 import { ResellerClient } from '../support/client.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { createTestStore, POSTGRES_URL, storeKinds, type StoreKind } from '../support/stores.js';
+import { TOPUP_BIN as BIN } from '../support/cli.js';
 
-const BIN = path.resolve('bin/topup.js');
 const TARGETS = ['123456789', '7000000001', '7000000003', '7000000005', '5030503050', '555000111'];
 
 function startServer(env: Record<string, string>, command: 'serve' | 'worker' = 'serve'): Promise<{ child: ChildProcess; output: () => string }> {

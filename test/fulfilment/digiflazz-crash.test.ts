@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.js';
 import { startTestApp, uniqueRef } from '../support/app.js';
 import { startFakeDigiflazz } from '../support/fake-digiflazz.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { createTestStore, storeKinds, type StoreKind } from '../support/stores.js';
+import { TOPUP_BIN as BIN } from '../support/cli.js';
 
-const BIN = path.resolve('bin/topup.js');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
