@@ -19,6 +19,7 @@ import { apiErrors } from './migrations/017_api_errors.js';
 import { supplierSettings } from './migrations/018_supplier_settings.js';
 import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
 import { marginRules } from './migrations/020_margin_rules.js';
+import { ordersCreated } from './migrations/024_orders_created.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -45,6 +46,7 @@ function provider(db: Database): MigrationProvider {
         '018_supplier_settings': supplierSettings,
         '019_orders_ref_prefix': ordersRefPrefix(db.dialect),
         '020_margin_rules': marginRules,
+        '024_orders_created': ordersCreated,
       };
     },
   };

@@ -34,6 +34,9 @@ export type ManualRefundResult =
   | { ok: true; before: OrderRecord; after: OrderRecord; balanceAfter: number }
   | { ok: false; current: OrderRecord | null; pastCeiling?: true };
 
+/** The operator's search counts and pages through at most this many matches: narrower filters find the rest. */
+export const SEARCH_MATCH_CAP = 10_000;
+
 /** The statuses an operator may refund from: failed is already refunded, refunded is final. */
 export const MANUALLY_REFUNDABLE: readonly OrderStatus[] = ['processing', 'success'];
 
@@ -52,18 +55,27 @@ export class OperatorOrdersRepo {
     return q;
   }
 
-  /** Newest first, ties broken by id so pages are stable. */
-  async search(f: OrderSearch): Promise<{ orders: OrderFacts[]; total: number }> {
+  /**
+   * Newest first, ties broken by id so pages are stable. The page is chosen on the
+   * (created_at, id) index alone and only its rows are read (a deep offset skips index
+   * entries, not rows); the count stops at SEARCH_MATCH_CAP + 1, so no search walks more
+   * than that many orders however large the table (the service refuses pages past it).
+   */
+  async search(f: OrderSearch): Promise<{ orders: OrderFacts[]; total: number; capped: boolean }> {
+    const page = this.searched(f).select('o.id').orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).offset(f.offset);
     const [rows, count] = await Promise.all([
-      this.searched(f)
+      this.db.selectFrom(page.as('p'))
+        .innerJoin('orders as o', 'o.id', 'p.id')
         .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
         .selectAll('o')
         .select('s.name as supplier_name')
-        .orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).offset(f.offset)
+        .orderBy('o.created_at', 'desc').orderBy('o.id', 'desc')
         .execute(),
-      this.searched(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.db.selectFrom(this.searched(f).select('o.id').limit(SEARCH_MATCH_CAP + 1).as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { orders: rows.map(toFacts), total: Number(count.n) };
+    const n = Number(count.n);
+    return { orders: rows.map(toFacts), total: Math.min(n, SEARCH_MATCH_CAP), capped: n > SEARCH_MATCH_CAP };
   }
 
   async facts(id: string): Promise<OrderFacts | null> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_KINDS } from '../../src/store/jobs-repo.js';
 import { FulfilmentRepo } from '../../src/store/fulfilment-repo.js';
@@ -163,5 +164,44 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     const [line] = (await op.get(`/audit?action=order.resend_callback&target_id=${o.id}`)).body.data.entries;
     expect(line.after).toEqual({ round: 2 });
     expectJsonError(await op.post('/orders/00000000-0000-0000-0000-000000000000/resend-callback'), 404, 'NOT_FOUND');
+  });
+});
+
+describe.each(storeKinds())('operator API: order search over more matches than it counts (%s)', (kind) => {
+  let t: TestApp;
+  let op: JsonClient;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    op = await operatorClient(t);
+  });
+  afterAll(async () => t?.close());
+
+  it('counts up to 10,000 matches, says there are more, and refuses pages past them', async () => {
+    const a = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const r = await a.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '123456789' });
+    expect(r.status, r.text).toBe(200);
+    // Copies of the placed order (the ledger is not the subject here: a reseller of its own).
+    const db = t.platform.database.db;
+    const row = await db.selectFrom('orders').selectAll().where('id', '=', r.body.data.order_id).executeTakeFirstOrThrow();
+    const ids = Array.from({ length: 10_000 }, () => randomUUID());
+    for (let i = 0; i < 10_000; i += 1000) {
+      await db.insertInto('orders').values(Array.from({ length: 1000 }, (_, j) => ({
+        ...row, id: ids[i + j]!, ref_id: `copy-${i + j}`, seq: Number(row.seq) + 1 + i + j, created_at: Number(row.created_at) - 1 - i - j,
+      }))).execute();
+    }
+    const first = await op.get(`/orders?reseller_id=${a.id}&limit=100`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.meta).toMatchObject({ total: 10_000, total_pages: 100, has_more: true });
+    expect(first.body.data.matches_capped).toBe(true);
+    expect(first.body.data.orders[0].order_id).toBe(row.id);
+    const last = await op.get(`/orders?reseller_id=${a.id}&limit=100&page=100`);
+    expect(last.status, last.text).toBe(200);
+    expect(last.body.meta).toMatchObject({ page: 100, has_more: false });
+    expect(last.body.data.orders.at(-1).order_id).toBe(ids[9998]);
+    expectJsonError(await op.get(`/orders?reseller_id=${a.id}&limit=100&page=101`), 400, 'INVALID_PAGINATION');
+
+    const narrow = await op.get(`/orders?reseller_id=${a.id}&ref_id=copy-42`);
+    expect(narrow.body.meta.total).toBe(1);
+    expect(narrow.body.data.matches_capped).toBe(false);
   });
 });

@@ -52,6 +52,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/orders', tag: 'Orders', paged: true,
     summary: 'Search orders across resellers, newest first (date rules as API v1: at most 90 days)',
+    description: 'meta.total counts at most the first 10,000 matches; matches_capped says there are more, and a page past the 10,000th match answers INVALID_PAGINATION: narrow the filters to reach the rest.',
     query: Type.Object({
       status: Type.Optional(Type.String({ description: 'processing, success, failed, refunded, or a comma-separated list' })),
       reseller_id: Type.Optional(Type.String({ maxLength: 100 })),
@@ -60,11 +61,14 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
       needs_attention: Type.Optional(Type.String({ description: 'true or false' })),
       ...PageQueryProps,
     }, { additionalProperties: false }),
-    response: Type.Object({ orders: Type.Array(OrderSummary) }),
+    response: Type.Object({
+      orders: Type.Array(OrderSummary),
+      matches_capped: Type.Boolean({ description: 'more than 10,000 orders match: meta.total stops there' }),
+    }),
     errors: ['INVALID_PAGINATION', 'INVALID_STATUS_FILTER', 'INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'],
     handler: async ({ query }) => {
       const r = await orders.search(query);
-      return { data: { orders: r.items.map(summary) }, meta: pageMeta(r.total, r.page) };
+      return { data: { orders: r.items.map(summary), matches_capped: r.capped }, meta: pageMeta(r.total, r.page) };
     },
   });
 
