@@ -6,19 +6,15 @@ import { alternate } from '../lib/load.js';
 import { TOPUP_BIN } from '../lib/processes.js';
 import { add } from '../lib/rows.js';
 import { topupEnv } from '../lib/services.js';
-import { openDatabase } from '../../src/store/db.js';
-import { orderBody } from '../lib/load.js';
-import { sign } from '../../src/domain/signature.js';
 
 /**
  * CLI start (issue 25): `topup --help` and a read-only command against a bare
  * `node -e ''`, each run to its exit, in alternating rounds; the median of each. Whatever
- * bin/topup.js is (tsx today, the compiled build once it lands) is what is measured. The
- * read-only command is `callback-log` of an order of this store, or BENCH_CLI_READONLY
- * (e.g. `resellers list`) where a cheaper one exists.
+ * bin/topup.js is, is what is measured. The read-only command is `attention` (it opens
+ * the store alone), or BENCH_CLI_READONLY.
  */
 export async function cliStart(run: StoreRun) {
-  const readOnly = process.env.BENCH_CLI_READONLY?.split(' ').filter(Boolean) ?? ['callback-log', await anOrder(run)];
+  const readOnly = process.env.BENCH_CLI_READONLY?.split(' ').filter(Boolean) ?? ['attention'];
   const env = { ...process.env, ...topupEnv(run.store, run.dataDir) };
   // A command that exits non-zero is still timed; its row says the exit code.
   const exits = new Map<string, number | null>();
@@ -31,7 +27,7 @@ export async function cliStart(run: StoreRun) {
   };
   const commands = [
     { name: 'topup --help', args: [TOPUP_BIN, '--help'] },
-    { name: `topup ${readOnly[0]}${readOnly[0] === 'callback-log' ? ' ORDER' : readOnly.slice(1).map((a) => ` ${a}`).join('')} (read-only, ${run.label})`, args: [TOPUP_BIN, ...readOnly] },
+    { name: `topup ${readOnly.join(' ')} (read-only, ${run.label})`, args: [TOPUP_BIN, ...readOnly] },
   ];
   const rounds = await alternate([timed(['-e', '']), ...commands.map((c) => timed(c.args))], CLI_ROUNDS);
   const median = (i: number) => rounds.map((r) => r[i]!).sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
@@ -44,19 +40,3 @@ export async function cliStart(run: StoreRun) {
   });
 }
 
-/** An order of the store (B1's), or one placed now where B1 did not run. */
-async function anOrder(run: StoreRun): Promise<string> {
-  const db = openDatabase(run.store);
-  try {
-    const found = await db.db.selectFrom('orders').select('id').limit(1).executeTakeFirst();
-    if (found) return found.id;
-  } finally {
-    await db.close();
-  }
-  const body = orderBody('cli')();
-  const ts = String(Date.now());
-  const res = await fetch(`${run.creds.baseUrl}/order`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-api-key': run.creds.apiKey, 'x-timestamp': ts, 'x-signature': sign(run.creds.apiSecret, ts, body) } });
-  const json = (await res.json()) as { data?: { order_id: string } };
-  if (!json.data) throw new Error(`CLI start: could not place an order: ${JSON.stringify(json)}`);
-  return json.data.order_id;
-}
