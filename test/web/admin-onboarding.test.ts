@@ -56,7 +56,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
     await op.getByRole('heading', { name, level: 1 }).waitFor();
     const resellerId = op.url().split('/').pop()!;
     await op.getByRole('button', { name: 'Assign' }).click();
-    await op.getByRole('cell', { name: 'Demo catalog' }).waitFor();
+    await op.getByRole('cell', { name: 'Demo catalog', exact: true }).waitFor();
     await op.getByLabel('Amount (IDR)').fill('100000');
     await op.getByLabel('Note').fill('first top-up, bank transfer 0001');
     await op.getByRole('button', { name: 'Credit', exact: true }).last().click();
@@ -96,7 +96,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
       // 6. The operator sees the failed order refunded (its refund entry), and refunds the other by hand.
       await op.goto(`/admin/orders?ref_id=${failing}`);
       await openOnlyOrder(op);
-      await op.getByRole('cell', { name: 'order_refund' }).waitFor();
+      await op.getByRole('cell', { name: 'Order refund', exact: true }).waitFor();
       await op.goto(`/admin/orders?ref_id=${good}`);
       await openOnlyOrder(op);
       await op.getByRole('button', { name: 'Refund…' }).click();
@@ -105,7 +105,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
       await refund.getByLabel('Note').fill('customer cancelled, agreed by phone');
       await refund.getByRole('button', { name: /^Refund IDR/ }).click();
       await op.getByText('Order refunded.').waitFor();
-      await op.getByRole('cell', { name: 'order_refund' }).waitFor();
+      await op.getByRole('cell', { name: 'Order refund', exact: true }).waitFor();
 
       // 7. The shop sees both refunds in its wallet.
       await shop.goto('/dashboard/wallet');
