@@ -56,7 +56,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
     await op.getByRole('heading', { name, level: 1 }).waitFor();
     const resellerId = op.url().split('/').pop()!;
     await op.getByRole('button', { name: 'Assign' }).click();
-    await op.getByRole('cell', { name: 'Demo catalog' }).waitFor();
+    await op.getByRole('cell', { name: 'Demo catalog', exact: true }).waitFor();
     await op.getByLabel('Amount (IDR)').fill('100000');
     await op.getByLabel('Note').fill('first top-up, bank transfer 0001');
     await op.getByRole('button', { name: 'Credit', exact: true }).last().click();
@@ -96,7 +96,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
       // 6. The operator sees the failed order refunded (its refund entry), and refunds the other by hand.
       await op.goto(`/admin/orders?ref_id=${failing}`);
       await openOnlyOrder(op);
-      await op.getByRole('cell', { name: 'order_refund' }).waitFor();
+      await op.getByRole('cell', { name: 'Order refund', exact: true }).waitFor();
       await op.goto(`/admin/orders?ref_id=${good}`);
       await openOnlyOrder(op);
       await op.getByRole('button', { name: 'Refund…' }).click();
@@ -105,7 +105,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
       await refund.getByLabel('Note').fill('customer cancelled, agreed by phone');
       await refund.getByRole('button', { name: /^Refund IDR/ }).click();
       await op.getByText('Order refunded.').waitFor();
-      await op.getByRole('cell', { name: 'order_refund' }).waitFor();
+      await op.getByRole('cell', { name: 'Order refund', exact: true }).waitFor();
 
       // 7. The shop sees both refunds in its wallet.
       await shop.goto('/dashboard/wallet');
@@ -116,11 +116,13 @@ describe.skipIf(!browserAvailable).each(storeKinds())('onboarding through the da
       await op.goto(`/admin/audit?target_id=${resellerId}`);
       await settled(op);
       const log = await op.getByRole('table').innerText();
-      for (const action of ['reseller.approve', 'reseller.catalog.assign', 'wallet.credit']) expect(log).toContain(action);
+      // Actions in words (never their codes).
+      for (const action of ['Reseller approved', 'Catalog assigned', 'Wallet credited']) expect(log).toContain(action);
+      expect(log).not.toContain('reseller.approve');
       await op.goto('/admin/audit?action=order.refund');
       await settled(op);
       expect(await op.getByRole('table').innerText()).toContain('customer cancelled, agreed by phone');
-      await op.getByRole('link', { name: /^order / }).first().click();
+      await op.getByRole('link', { name: /^Order / }).first().click();
       await op.waitForURL('**/admin/orders/*');
     } finally {
       await receiver.close();

@@ -4,6 +4,7 @@ import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../suppo
 import { registerAccount } from '../support/dashboard.js';
 import { operatorClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
+import { INITIAL_JS_BUDGET_BYTES, initialJsGzipBytes, lcpMs, writeBudgets } from './browser.js';
 import { browserAvailable, checkPage, ensureAdminBuilt, launch, newContext, operatorCredentials, screenshot, settled, signInOperator } from './admin-support.js';
 
 /** Every console page in both languages (complete, accessible), sessions kept apart, CSRF, input errors by the field. */
@@ -57,6 +58,26 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console pages (%
       await ctx.close();
     }, 240_000);
   }
+
+  it('reports the budgets: initial JS gzipped (asserted), LCP of Home, Orders and a reseller', async () => {
+    const js = initialJsGzipBytes('admin');
+    const ctx = await newContext(browser, t.origin);
+    const page = await ctx.newPage();
+    await signInOperator(page, creds);
+    await page.close();
+    const lcp: Record<string, number | null> = {};
+    for (const [name, url] of [['Home', '/admin/'], ['Orders', '/admin/orders'], ['Reseller', `/admin/resellers/${t.demo.resellerId}`]] as const) {
+      const p = await ctx.newPage();
+      await p.goto(url);
+      await settled(p);
+      lcp[name] = await lcpMs(p);
+      await p.close();
+    }
+    await ctx.close();
+    if (kind === 'sqlite') writeBudgets('admin', { browser: browser.version(), js, lcp });
+    expect(js.files.length).toBeGreaterThan(0);
+    expect(js.bytes).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
+  }, 120_000);
 
   it('a reseller session reads no /admin/v1 data, and an operator session is no reseller session', async () => {
     const shop = await registerAccount(t);
@@ -120,6 +141,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console pages (%
     })).json();
     expect(again.error).toBe('INVALID_INVITATION');
     await page.reload();
+    await settled(page);
     await expect.poll(() => page.getByText('Used', { exact: true }).count()).toBeGreaterThan(0);
     await shopCtx.close();
     await ctx.close();

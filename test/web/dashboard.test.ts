@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { loadavg } from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, waitForTerminal, type TestApp } from '../support/app.js';
@@ -8,7 +7,7 @@ import { accountState, dashboardClient } from '../support/dashboard.js';
 import { operatorClient } from '../support/json-client.js';
 import { startReceiver } from '../support/receiver.js';
 import { storeKinds } from '../support/stores.js';
-import { browserAvailable, checkPage, ensureWebBuilt, initialJsGzipBytes, launch, lcpMs, newContext, screenshot, settled, watch, writeBudgets } from './browser.js';
+import { browserAvailable, checkPage, ensureWebBuilt, INITIAL_JS_BUDGET_BYTES, initialJsGzipBytes, launch, lcpMs, newContext, screenshot, settled, watch, writeBudgets } from './browser.js';
 
 /**
  * Issue 23's proofs in Debian's Chromium against the whole service (real store, worker on):
@@ -311,19 +310,8 @@ describe.skipIf(!browserAvailable).each(storeKinds())('reseller dashboard in a b
       lcp[name] = await lcpMs(p);
       await p.close();
     }
-    if (kind === 'sqlite') {
-      writeBudgets([
-        '# Web budgets (reported by test/web/dashboard.test.ts, not asserted)',
-        '',
-        `Measured ${new Date().toISOString().slice(0, 10)} on this machine (Chromium ${browser.version()}, service on SQLite in the same process as the test runner, load average ${loadavg()[0]!.toFixed(1)}): LCP here is dominated by the machine's load, compare runs only at a similar load.`,
-        '',
-        '| Budget | Goal | Measured |',
-        '|---|---|---|',
-        `| Initial JavaScript of /dashboard/, gzipped (${js.files.length} files) | ≤ 250 KB | ${(js.bytes / 1024).toFixed(1)} KB |`,
-        `| Largest contentful paint, Home | report | ${lcp.Home === null ? 'n/a' : `${Math.round(lcp.Home!)} ms`} |`,
-        `| Largest contentful paint, Orders | report | ${lcp.Orders === null ? 'n/a' : `${Math.round(lcp.Orders!)} ms`} |`,
-      ]);
-    }
+    if (kind === 'sqlite') writeBudgets('dashboard', { browser: browser.version(), js, lcp });
     expect(js.bytes).toBeGreaterThan(0);
+    expect(js.bytes).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
   });
 });

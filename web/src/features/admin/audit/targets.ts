@@ -5,7 +5,7 @@ export function targetPath(kind: string, id: string): string | null {
     case 'reseller': return `/resellers/${e}`;
     case 'order': return `/orders/${e}`;
     case 'catalog': return `/catalog/catalogs/${e}`;
-    case 'category': return '/catalog/categories';
+    case 'category': return `/catalog/categories?edit=${e}`;
     case 'product': return '/catalog/products';
     case 'supplier':
     case 'route':

@@ -1,7 +1,8 @@
 import { Alert, Button, Card, Checkbox, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
@@ -16,11 +17,22 @@ export default function Categories() {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'categories'], queryFn: () => callData(adminApi.GET('/categories')) });
   const [editing, setEditing] = useState<{ slug: string; name: string; checker: boolean; form: Field[] } | null>(null);
+  // ?edit=<slug> (the audit log's link to a category) opens that category's editor.
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get('edit');
+  const close = () => {
+    setEditing(null);
+    if (wanted) setParams({}, { replace: true });
+  };
+  useEffect(() => {
+    const c = wanted ? list.data?.categories.find((x) => x.slug === wanted) : undefined;
+    if (c) setEditing({ slug: c.slug, name: c.name, checker: c.checker_enabled, form: c.form as Field[] });
+  }, [wanted, list.data]);
   const done = () => void qc.invalidateQueries({ queryKey: ['admin', 'categories'] });
   const save = useApiForm(['name', 'form'], {
     mutationFn: (e: NonNullable<typeof editing>) => callData(adminApi.PATCH('/categories/{slug}', { params: { path: { slug: e.slug } }, body: { name: e.name, checker_enabled: e.checker, form: cleanForm(e.form) } })),
     onSuccess: () => {
-      setEditing(null);
+      close();
       done();
     },
   });
@@ -59,7 +71,7 @@ export default function Categories() {
               {save.errors.fields.form || save.errors.general ? <Alert color="red" role="alert">{save.errors.fields.form ?? save.errors.general}</Alert> : null}
               <Group>
                 <Button onClick={() => save.mutate(editing)} loading={save.isPending}>{t('save')}</Button>
-                <Button variant="default" onClick={() => setEditing(null)}>{t('cancel')}</Button>
+                <Button variant="default" onClick={close}>{t('cancel')}</Button>
               </Group>
             </Stack>
           </Card>
