@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group } from '@mantine/core';
+import { Alert, Anchor, Badge, Group } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -22,6 +22,7 @@ export function OrdersTable(props: { query: UseQueryResult<OrdersPage>; showRese
   return (
     <>
       {q.error ? <ErrorAlert error={q.error} /> : null}
+      {q.data?.data.matches_capped ? <Alert color="yellow" mb="sm">{t('orders.capped', { count: q.data.meta?.total })}</Alert> : null}
       <DataTable
         caption={t('orders.title')}
         rows={q.data?.data.orders ?? []}

@@ -3,6 +3,7 @@ import type { Messages } from '../../../shared/i18n/index.js';
 export const en = {
   title: 'Orders',
   orderId: 'Order id',
+  capped: 'More than {{count}} orders match: the list stops there. Narrow the filters (status, dates, reseller, reference) to see the rest.',
   refId: 'Reference',
   reseller: 'Reseller',
   product: 'Product',
@@ -46,6 +47,7 @@ export const en = {
 export const id: Messages<typeof en> = {
   title: 'Pesanan',
   orderId: 'ID pesanan',
+  capped: 'Lebih dari {{count}} pesanan cocok: daftar berhenti di sana. Persempit filter (status, tanggal, reseller, referensi) untuk melihat sisanya.',
   refId: 'Referensi',
   reseller: 'Reseller',
   product: 'Produk',
