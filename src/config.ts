@@ -50,6 +50,8 @@ export interface Config {
   secureCookies: boolean;
   /** Record refused API v1 requests for the dashboard's "Recent API errors" (off only to measure its cost). */
   apiErrorLog: boolean;
+  /** Prometheus metrics on their own listener (METRICS_HOST:METRICS_PORT); null: METRICS_PORT=off, nothing collected. */
+  metrics: { host: string; port: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +209,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
+    // On by default, on loopback: the figures are never served on the API's listener.
+    metrics: str('METRICS_PORT', '').toLowerCase() === 'off' ? null : { host: str('METRICS_HOST', '127.0.0.1'), port: int('METRICS_PORT', 9464, 0, 65535) },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
