@@ -29,6 +29,10 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     clientErrorHandler: clientErrorHandler(opts.logger),
     // One line per request instead (access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    // A graceful stop (SIGTERM) serves what reached it: a request accepted while closing
+    // gets its answer, not Fastify's 503, which a proxy would pass on (it retries only a
+    // refused connection). New connections are refused from the start of the close.
+    return503OnClosing: false,
   });
   useStrictBodies(app);
   accessLog(app, opts.observe ?? null);
