@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JsonClient } from '../support/json-client.js';
 
 const BIN = path.resolve('bin/topup.js');
-const baseEnv = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '' });
+const baseEnv = (dataDir: string) => ({ ...process.env, METRICS_PORT: 'off', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '' });
 
 /** Runs `topup serve` until it listens (resolves) or exits (rejects with its output and code). */
 function serve(dataDir: string, port: number): Promise<{ child: ChildProcess; output: string }> {

@@ -12,7 +12,7 @@ const BIN = path.resolve('bin/topup.js');
 /** Starts `topup serve` as a new user would and collects its output until it listens. */
 function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', METRICS_PORT: 'off', NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', MASTER_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
