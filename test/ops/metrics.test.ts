@@ -147,7 +147,8 @@ describe('METRICS_PORT=off', () => {
   it('collects nothing and opens no listener', async () => {
     expect(parseConfig({ METRICS_PORT: 'off' }).metrics).toBeNull();
     expect(parseConfig({}).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
-    expect(() => parseConfig({ METRICS_PORT: 'of' })).toThrow(/METRICS_PORT/);
+    expect(() => parseConfig({ METRICS_PORT: 'of' })).toThrow(/METRICS_PORT must be a port from 0 to 65535, or off \(got "of"\)/);
+    expect(parseConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 0 });
     const t = await startTestApp('sqlite', { env: { METRICS_PORT: 'off' } });
     try {
       expect(t.platform.prometheus).toBeNull();
