@@ -67,14 +67,26 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
     });
   }
 
-  /** What the proxy does: a refused connection (the server is down) is tried on the other server. */
-  async function viaProxy(first: number, method: 'GET' | 'POST', p: string, body?: unknown): Promise<Answer> {
+  /**
+   * What the proxy does: a refused connection (the server is down) is tried on the other
+   * server. A connection reset before any answer (one still in the kernel's accept queue
+   * when the stopping server closed its listener) is what a reseller's client sees then:
+   * it retries with the same ref_id, which is always safe (`resets` counts them).
+   */
+  let resets = 0;
+  async function viaProxy(first: number, method: 'GET' | 'POST', p: string, body?: unknown): Promise<Answer & { afterReset?: true }> {
+    let reset = false;
     for (let tries = 0; ; tries++) {
       const server = (first + tries) % 2;
       try {
-        return await call(server, method, p, body);
+        const a = await call(server, method, p, body);
+        return reset ? { ...a, afterReset: true } : a;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ECONNREFUSED' || tries > 200) throw e;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ECONNRESET') {
+          resets++;
+          reset = true;
+        } else if (code !== 'ECONNREFUSED' || tries > 200) throw e;
         if (tries % 2 === 1) await sleep(25);
       }
     }
@@ -212,7 +224,9 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
     stop = true;
     await Promise.all(lanes);
     expect(errors).toEqual([]);
-    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    // Every order is accepted; after a reset, the retry may learn that the first try was taken.
+    expect(answers.filter((a) => a.status !== 200 && !((a as { afterReset?: true }).afterReset && a.status === 409))).toEqual([]);
+    expect(resets).toBeLessThanOrEqual(4);
     expect(before).toBeGreaterThan(0);
     // The restarted server took orders again.
     expect(answers.slice(afterRestart).some((a) => a.server === 0)).toBe(true);
