@@ -52,6 +52,8 @@ export interface Config {
   secureCookies: boolean;
   /** Record refused API v1 requests for the dashboard's "Recent API errors" (off only to measure its cost). */
   apiErrorLog: boolean;
+  /** Prometheus metrics on their own listener (METRICS_HOST:METRICS_PORT); null: METRICS_PORT=off, nothing collected. */
+  metrics: { host: string; port: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -210,6 +212,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
+    // On by default, on loopback: the figures are never served on the API's listener.
+    metrics: (() => {
+      const raw = str('METRICS_PORT', '9464');
+      if (raw.toLowerCase() === 'off') return null;
+      const port = Number(raw);
+      if (!/^\d+$/.test(raw) || port > 65535) problems.push(`METRICS_PORT must be a port from 0 to 65535, or off (got "${raw}")`);
+      return { host: str('METRICS_HOST', '127.0.0.1'), port: Number.isInteger(port) && port <= 65535 ? port : 9464 };
+    })(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -72,6 +72,11 @@ import { rootRedirect, webApp } from './http/routes/web-app.js';
 import { healthRoutes } from './http/routes/health.js';
 import { checkReadiness, workerHeartbeat, type ReadinessCheck } from './services/readiness.js';
 import { migrationsCurrent, storeAnswers } from './store/health.js';
+import { PrometheusMetrics } from './adapters/prometheus.js';
+import { metricsListener } from './http/metrics-listener.js';
+import { noMetrics } from './services/metrics.js';
+import { meteredSuppliers } from './services/metered-suppliers.js';
+import { MetricsRepo } from './store/metrics-repo.js';
 
 /**
  * The composition root: the one place that reads config and chooses adapters. Everything
@@ -107,6 +112,13 @@ export interface Platform {
   routes: RouteRegistry;
   /** Refused API v1 requests, buffered for the dashboard (flush() writes them now). */
   apiErrorLog: ApiErrorLog;
+  /** The Prometheus registry (null: METRICS_PORT=off). */
+  prometheus: PrometheusMetrics | null;
+  /**
+   * Opens the metrics listener on METRICS_HOST:METRICS_PORT (serve and worker do; tests and
+   * one-shot commands do not); returns its URL, or null when metrics are off.
+   */
+  listenMetrics(): Promise<string | null>;
   /** Starts the worker and the periodic supply refresh in this process. */
   startBackground(): void;
   /** Seeds the demo data if absent; returns its credentials the first time only. */
@@ -159,6 +171,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const { db } = database;
   const repos = { resellers: new ResellersRepo(db), catalog: new CatalogRepo(db), orders: new OrdersRepo(db, ORDER_GROUPS[database.dialect], { dialect: database.dialect, sqlite: database.sqlite, orderWriter: database.orderWriter }),
     orderHistory: new OrderHistoryRepo(db, database.dialect), operatorOrders: new OperatorOrdersRepo(db), ledger: new LedgerRepo(db) };
+  // Metrics (on unless METRICS_PORT=off): the services report through the Metrics port.
+  const prometheus = config.metrics ? new PrometheusMetrics({ read: (now) => new MetricsRepo(db).read(now), now: () => clock.now() }) : null;
+  const metrics = prometheus ?? noMetrics;
   const currency = { code: config.currency, decimals: config.currencyDecimals, maxAmount: config.maxOperationAmount * 10 ** config.currencyDecimals };
   const { versions, feed } = watchCacheVersions(database, config.store, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
@@ -176,7 +191,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       { read: (balance) => supplyRepo.recordBalance(id, balance, clock.now()), short: () => supplyRepo.flagBalance(id, clock.now()) },
     ),
   };
-  const suppliers: SupplierResolver = (route) => {
+  const resolveSupplier: SupplierResolver = (route) => {
     if (route.adapter === 'sandbox') return sandbox;
     const make = upstreamAdapters[route.adapter];
     if (!make) throw new Error(`no supplier adapter named "${route.adapter}"`);
@@ -187,15 +202,16 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     }
     return upstream;
   };
+  const suppliers = prometheus ? meteredSuppliers(resolveSupplier, metrics) : resolveSupplier;
   const jobHandlers: Record<string, JobHandler<any>> = {};
   const runner = new JobRunner({ jobs: new JobsRepo(db, database.dialect), handlers: jobHandlers, clock, logger, settings: config.worker });
-  const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment });
+  const fulfil = new FulfilOrder({ repo: fulfilmentRepo, suppliers, clock, settings: config.fulfilment, metrics, logger });
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
   const callbacks = new CallbacksRepo(db, database.dialect);
   const present = presenters(currency.decimals);
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,
-    allowPrivateTargets: config.callbackAllowPrivateTargets,
+    allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger,
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
   const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
@@ -203,7 +219,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
     orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,
-    checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake([JOB_KINDS.fulfilOrder]),
+    checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake([JOB_KINDS.fulfilOrder]), metrics,
   });
   const validateAccount = new ValidateAccount({ catalog: catalogCache, checker: sandboxChecker, timeoutMs: config.checkerTimeoutMs });
   const queries = new ResellerQueries({ catalog: catalogCache, orders: repos.orders, history: repos.orderHistory, ledger: repos.ledger, clock });
@@ -226,7 +242,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const account = createAccountServices(core);
   const routes = new RouteRegistry();
 
-  const app = createHttpApp({ logger, trustedProxies: config.trustedProxies });
+  const app = createHttpApp({ logger, trustedProxies: config.trustedProxies, observe: prometheus ? (m, r, st, ms) => prometheus.observeRequest(m, r, st, ms) : null });
   // What only requests use starts once the HTTP app gets ready (listen, or a test's inject),
   // so `topup worker`, which serves none, opens neither: the cache-version feed's
   // connection (PostgreSQL) and the order writer thread (SQLite).
@@ -296,12 +312,19 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     (err) => logger.error({ err }, 'scheduled price-list sync failed'),
   );
   let foldTimer: NodeJS.Timeout | null = null;
+  let metricsServer: ReturnType<typeof metricsListener> | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orderHistory.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, app, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, routes, apiErrorLog,
+    core, operator, account, routes, apiErrorLog, prometheus,
+    async listenMetrics() {
+      if (!prometheus || !config.metrics) return null;
+      prometheus.collectProcessMetrics();
+      metricsServer ??= metricsListener(prometheus, (err) => logger.error({ err }, 'metrics scrape failed'));
+      return metricsServer.listen(config.metrics.host, config.metrics.port);
+    },
     startBackground() {
       runner.start();
       void refreshSafely();
@@ -328,6 +351,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       if (pruneTimer) clearInterval(pruneTimer);
       await runner.stop();
       await app.close();
+      await metricsServer?.close();
       await apiErrorLog.close();
       await feed?.stop();
       await database.close();

@@ -1,5 +1,6 @@
 import { sign } from '../domain/signature.js';
 import { tuneHeapGrowth } from '../heap-tuning.js';
+import type { Platform } from '../main.js';
 import type { DemoCredentials } from '../services/seed-demo.js';
 import { loadConfig, parseArgs, progress, requireEnv, type CommandModule } from './support.js';
 
@@ -48,6 +49,21 @@ const LISTEN_ERRORS: Record<string, string> = {
   EADDRNOTAVAIL: 'this machine has no such address; set HOST to one of its addresses (e.g. 127.0.0.1 or 0.0.0.0)',
 };
 
+/** The metrics listener (unless METRICS_PORT=off); a port it cannot take stops the start, in one line. */
+async function listenMetrics(platform: Platform) {
+  const { metrics } = platform.config;
+  try {
+    const url = await platform.listenMetrics();
+    if (url) process.stdout.write(`topup metrics on ${url}\n`);
+  } catch (err) {
+    const why = LISTEN_ERRORS[(err as NodeJS.ErrnoException).code ?? '']?.replace(/PORT/g, 'METRICS_PORT').replace(/set HOST/, 'set METRICS_HOST');
+    if (!why) throw err;
+    await platform.close().catch(() => {});
+    process.stderr.write(`topup: cannot listen for metrics on ${metrics?.host}:${metrics?.port}: ${why} (or METRICS_PORT=off)\n`);
+    process.exit(1);
+  }
+}
+
 async function serve(args: string[]) {
   parseArgs('serve', args);
   const config = loadConfig();
@@ -67,6 +83,7 @@ async function serve(args: string[]) {
     process.stderr.write(`topup: cannot listen on ${config.host}:${config.port}: ${why}; nothing was created\n`);
     process.exit(1);
   }
+  await listenMetrics(platform);
   const creds = config.seedDemo ? await platform.seedDemo() : null;
   const firstOperator = await platform.operator.operators.ensureFirst();
   if (config.inProcessWorker) platform.startBackground();
@@ -89,6 +106,7 @@ async function worker(args: string[]) {
   tuneHeapGrowth(config.heapGrowingPercent);
   const { createPlatform } = await platformModule();
   const platform = await createPlatform(config);
+  await listenMetrics(platform);
   platform.startBackground();
   process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
   const stop = async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../errors.js';
 import { assertTextDeep } from '../domain/text.js';
 import { clientErrorHandler } from './client-errors.js';
 import { overLongSegment, sendError } from './errors.js';
 import { useStrictBodies } from './validation.js';
+import { accessLog, type RequestObserver } from './access-log.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_BODY_BYTES = 4096;
@@ -15,7 +16,7 @@ export const MAX_BODY_BYTES = 4096;
  * (signatures are checked over the exact bytes received, so parsing is left to the
  * routes), JSON 404/405.
  */
-export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies: string[] }): FastifyInstance {
+export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies: string[]; observe?: RequestObserver | null }): FastifyInstance {
   const app = Fastify({
     loggerInstance: opts.logger,
     genReqId: () => randomUUID(),
@@ -26,8 +27,15 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     // malformed percent-encoding) and requests Node cannot parse answer in the envelope too.
     frameworkErrors: (err, req, reply) => sendError(req, reply, err),
     clientErrorHandler: clientErrorHandler(opts.logger),
+    // One line per request instead (access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    // A graceful stop (SIGTERM) serves what reached it: a request accepted while closing
+    // gets its answer, not Fastify's 503, which a proxy would pass on (it retries only a
+    // refused connection). New connections are refused from the start of the close.
+    return503OnClosing: false,
   });
   useStrictBodies(app);
+  accessLog(app, opts.observe ?? null);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);

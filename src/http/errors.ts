@@ -41,6 +41,7 @@ export function toAppError(err: unknown): AppError {
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const e = toAppError(err);
   if (e.status >= 500 && e.code === 'INTERNAL_ERROR') req.log.error({ err }, 'unhandled error');
+  req.errorCode = e.code;
   return reply
     .status(e.status)
     .headers(e.headers)

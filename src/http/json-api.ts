@@ -148,6 +148,7 @@ export function jsonApi<A extends JsonApiName>(
       if (!token) throw new AppError('UNAUTHENTICATED', 'sign in first and send the session token as "Authorization: Bearer <token>"');
       const r = await opts.sessions.resolve(token, kind);
       principals.set(req, { who: r.who as PrincipalOf<A>, session: { token, via: 'bearer', expiresAt: r.expiresAt } });
+      req.sessionPrincipal = r.who;
       return;
     }
     if (cookieToken === null) throw new AppError('UNAUTHENTICATED', 'sign in first (session cookie) or send the session token as "Authorization: Bearer <token>"');
@@ -156,6 +157,7 @@ export function jsonApi<A extends JsonApiName>(
       throw new AppError('CSRF_REJECTED', 'refused: a request authenticated by the session cookie that changes state needs the X-CSRF-Token header (csrf_token from sign-in or GET /auth/session)');
     }
     principals.set(req, { who: r.who as PrincipalOf<A>, session: { token: cookieToken, via: 'cookie', expiresAt: r.expiresAt } });
+    req.sessionPrincipal = r.who;
   });
 
   app.addHook('preValidation', async (req) => {

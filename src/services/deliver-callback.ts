@@ -4,7 +4,9 @@ import { CALLBACK_MAX_ATTEMPTS, CALLBACK_TIMEOUT_MS, callbackPayload, isDelivere
 import { sign } from '../domain/signature.js';
 import { DELIVERABLE, type CallbacksRepo, type PreparedCallback } from '../store/callbacks-repo.js';
 import { heldJob, type JobHandler } from '../worker/job-contract.js';
+import type { Logger } from 'pino';
 import type { Clock, IdGenerator } from './ports.js';
+import { noMetrics, type Metrics } from './metrics.js';
 
 export type CallbackSender = (input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }) => Promise<CallbackHttpResult>;
 
@@ -39,10 +41,13 @@ export class DeliverCallback {
       ids: IdGenerator;
       money: (minor: number) => number;
       allowPrivateTargets: boolean;
+      metrics?: Metrics;
+      logger?: Logger;
     },
   ) {}
 
-  readonly handle: JobHandler<{ orderId: string; round?: number }> = async (job) => {
+  readonly handle: JobHandler<{ orderId: string; round?: number; requestId?: string }> = async (job) => {
+    const metrics = this.deps.metrics ?? noMetrics;
     const { callbacks, secrets, send, clock, ids } = this.deps;
     // Handed off by the statement that settled the order: target and delivery come with it.
     // If it waited for its reseller's slots, the target is read again (the callback URL, the
@@ -63,6 +68,8 @@ export class DeliverCallback {
 
     if (!callbackUrl || !secretEnc) {
       await callbacks.skip(delivery, clock.now());
+      metrics.callbackAttempt('skipped');
+      this.deps.logger?.info({ order_id: order.id, request_id: job.payload.requestId, callback_id: delivery.id, outcome: 'skipped' }, 'callback skipped: no callback URL');
       return { status: 'done' };
     }
 
@@ -88,6 +95,13 @@ export class DeliverCallback {
       { status: delivered ? 'delivered' : next === null ? 'failed' : 'pending', nextAttemptAt: next },
       endedAt,
       held,
+    );
+    const outcome = delivered ? 'delivered' : next === null ? 'failed' : 'retry';
+    metrics.callbackAttempt(outcome);
+    // No URL (it may carry the reseller's own tokens) and no response text: ids, status, timing.
+    this.deps.logger?.info(
+      { order_id: order.id, request_id: job.payload.requestId, callback_id: delivery.id, attempt, http_status: result.httpStatus, outcome, ms: result.durationMs },
+      'callback attempt',
     );
     const written = held ? { written: true } : {};
     return next === null ? { status: 'done', ...written } : { status: 'retry', retryAt: next, ...written };

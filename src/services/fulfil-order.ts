@@ -3,7 +3,12 @@ import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
 import type { FulfilmentOrder, FulfilmentRepo, Settled, UsableRoute } from '../store/fulfilment-repo.js';
 import type { Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
+import type { Logger } from 'pino';
 import type { Clock } from './ports.js';
+import { noMetrics, type Metrics } from './metrics.js';
+
+/** A fulfil_order job's payload (store/job-kinds.ts fulfilPayload). */
+type FulfilJob = Job<{ orderId: string; requestId?: string }>;
 
 export interface FulfilSettings {
   /** First wait before asking an upstream about an accepted or ambiguous submission. */
@@ -28,20 +33,24 @@ const FLAGGED_POLL_MS = 10 * 60_000;
  */
 export class FulfilOrder {
   constructor(
-    private readonly deps: { repo: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; settings: FulfilSettings },
-  ) {}
+    private readonly deps: { repo: FulfilmentRepo; suppliers: SupplierResolver; clock: Clock; settings: FulfilSettings; metrics?: Metrics; logger?: Logger },
+  ) {
+    this.metrics = deps.metrics ?? noMetrics;
+  }
+
+  private readonly metrics: Metrics;
 
   /**
    * The order's callback job is written leased to this runner and handed back, so the
    * outcome goes out the moment it is settled instead of waiting for a claim.
    */
-  readonly handle: JobHandler<{ orderId: string }> = async (job) => {
+  readonly handle: JobHandler<{ orderId: string; requestId?: string }> = async (job) => {
     const next = await this.run(job);
     if ('done' in next) return next.settled ? { status: 'done', handoff: [next.settled.callback], written: next.settled.jobDone } : { status: 'done' };
     return { status: 'retry', retryAt: next.retryAt, error: next.error } satisfies JobOutcome;
   };
 
-  private async run(job: Job<{ orderId: string }>): Promise<Next> {
+  private async run(job: FulfilJob): Promise<Next> {
     const { repo } = this.deps;
     const order = await repo.order(job.payload.orderId);
     if (!order || order.status !== 'processing') return { done: true };
@@ -50,7 +59,7 @@ export class FulfilOrder {
     if (order.supplierId) {
       // The route may have been disabled since we submitted; we still must ask that supplier.
       const route = routes.find((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku) ?? (await repo.supplierRoute(order.supplierId, order.supplierSku ?? '', order.productCode));
-      const status = await this.safeStatus(route, order);
+      const status = await this.safeStatus(route, order, job);
       switch (status.state) {
         case 'success':
           return this.succeed(order, status.voucherCode, job);
@@ -75,7 +84,7 @@ export class FulfilOrder {
     return this.submitFrom(order, routes, order.routesTried, job);
   }
 
-  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: Job, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
+  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: FulfilJob, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
     const { repo, clock } = this.deps;
     let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
     for (let i = start; i < routes.length; i++) {
@@ -87,7 +96,7 @@ export class FulfilOrder {
         continue;
       }
       await repo.markInFlight(order.id, route, i, clock.now());
-      const result = await this.safeSubmit(route, order);
+      const result = await this.safeSubmit(route, order, job);
       switch (result.outcome) {
         case 'success':
           await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
@@ -110,7 +119,7 @@ export class FulfilOrder {
     return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
   }
 
-  private pollLater(order: FulfilmentOrder, job: Job, error?: string): Next | Promise<Next> {
+  private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {
     const { clock, settings, repo } = this.deps;
     const now = clock.now();
     if (now - order.createdAt > settings.ambiguousBoundMs) {
@@ -122,32 +131,60 @@ export class FulfilOrder {
     return { retryAt: now + delay, error };
   }
 
-  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: Job): Promise<Next> {
+  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: FulfilJob): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
-    return { done: true, settled: await this.deps.repo.succeed(order.id, serial, this.deps.clock.now(), job) };
+    const now = this.deps.clock.now();
+    const settled = await this.deps.repo.succeed(order.id, serial, now, job);
+    if (settled) this.settledNow(order, job, now, 'success', null);
+    return { done: true, settled };
   }
 
-  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: Job): Promise<Next> {
+  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: FulfilJob): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
-    return { done: true, settled: await repo.fail(order.id, failure, clock.now(), job) };
+    const now = clock.now();
+    const settled = await repo.fail(order.id, failure, now, job);
+    if (settled) this.settledNow(order, job, now, 'failed', failure.code);
+    return { done: true, settled };
   }
 
-  private async safeSubmit(route: UsableRoute, order: FulfilmentOrder): Promise<SubmitResult> {
+  /** Counted only by the run whose transaction settled the order (a rerun finds it settled). */
+  private settledNow(order: FulfilmentOrder, job: FulfilJob, now: number, state: 'success' | 'failed', failureCode: string | null) {
+    this.metrics.orderSettled(state, failureCode, now - order.createdAt);
+    this.deps.logger?.info({ order_id: order.id, request_id: job.payload.requestId, state, failure_code: failureCode }, 'order settled');
+  }
+
+  private async safeSubmit(route: UsableRoute, order: FulfilmentOrder, job: FulfilJob): Promise<SubmitResult> {
+    const start = this.deps.clock.now();
+    let result: SubmitResult;
     try {
-      return await this.deps.suppliers(route).submit(submission(route, order));
+      result = await this.deps.suppliers(route).submit(submission(route, order));
     } catch (e) {
       // An exception after the request may have left: treat as ambiguous, never re-route.
-      return { outcome: 'ambiguous', message: (e as Error).message };
+      result = { outcome: 'ambiguous', message: (e as Error).message };
     }
+    this.logRequest('submit', route, order, job, result.outcome, start);
+    return result;
   }
 
-  private async safeStatus(route: UsableRoute, order: FulfilmentOrder): Promise<StatusResult> {
+  private async safeStatus(route: UsableRoute, order: FulfilmentOrder, job: FulfilJob): Promise<StatusResult> {
+    const start = this.deps.clock.now();
+    let result: StatusResult;
     try {
-      return await this.deps.suppliers(route).status(order.id, submission(route, order));
+      result = await this.deps.suppliers(route).status(order.id, submission(route, order));
     } catch (e) {
-      return { state: 'ambiguous', message: (e as Error).message };
+      result = { state: 'ambiguous', message: (e as Error).message };
     }
+    this.logRequest('status', route, order, job, result.state, start);
+    return result;
+  }
+
+  /** One line per supplier request, with the placing request's id: an order is followed from the API to its supplier. */
+  private logRequest(operation: string, route: UsableRoute, order: FulfilmentOrder, job: FulfilJob, outcome: string, start: number) {
+    this.deps.logger?.info(
+      { order_id: order.id, request_id: job.payload.requestId, supplier_id: route.supplierId, operation, outcome, ms: this.deps.clock.now() - start },
+      'supplier request',
+    );
   }
 }
 

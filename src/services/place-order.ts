@@ -1,7 +1,8 @@
 import { parseOrderRequest } from '../domain/order-request.js';
 import type { OrderRecord } from '../domain/order.js';
 import { toMajor } from '../domain/money.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
+import { noMetrics, type Metrics } from './metrics.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { DuplicateRefId, InsufficientBalance, type OrdersRepo } from '../store/orders-repo.js';
 import type { AccountChecker } from '../adapters/checkers/types.js';
@@ -27,10 +28,24 @@ export class PlaceOrder {
       currency: CurrencySettings;
       /** Told after an order commits, so the in-process worker starts at once. */
       onPlaced?: () => void;
+      metrics?: Metrics;
     },
   ) {}
 
-  async execute(who: ResellerPrincipal, body: unknown): Promise<OrderRecord> {
+  /** `requestId` travels with the order's jobs, so its fulfilment and callback logs name it. */
+  async execute(who: ResellerPrincipal, body: unknown, requestId?: string): Promise<OrderRecord> {
+    const metrics = this.deps.metrics ?? noMetrics;
+    try {
+      const order = await this.place(who, body, requestId);
+      metrics.orderPlaced('accepted');
+      return order;
+    } catch (e) {
+      metrics.orderPlaced(isAppError(e) ? e.code : 'INTERNAL_ERROR');
+      throw e;
+    }
+  }
+
+  private async place(who: ResellerPrincipal, body: unknown, requestId: string | undefined): Promise<OrderRecord> {
     const { orders, catalog, gate, checker, clock, ids, currency } = this.deps;
     const req = parseOrderRequest(body, currency.decimals);
 
@@ -75,6 +90,7 @@ export class PlaceOrder {
           zone: serverFields.length > 0 ? req.zone : null,
           price: product.price,
           checkerVerified,
+          requestId,
         },
         clock.now(),
       );

@@ -21,7 +21,7 @@ interface SettledExtras {
 }
 
 /** The job settling an order: its lease (if the runner gave one) and its row. */
-export type SettlingJob = Pick<Job, 'id' | 'lease'>;
+export type SettlingJob = Pick<Job, 'id' | 'lease'> & { payload?: { requestId?: string } };
 
 /** A settled order's callback job, and whether the settling job's row went with it (JobOutcome.written). */
 export interface Settled {
@@ -108,7 +108,8 @@ export class FulfilmentRepo {
       .updateTable('jobs')
       .set({ run_at: now })
       .where('kind', '=', JOB_KINDS.fulfilOrder)
-      .where('payload', '=', JSON.stringify({ orderId }))
+      // The payload starts with the order id; the placing request's id may follow (fulfilPayload).
+      .where((eb) => eb.or([eb('payload', '=', JSON.stringify({ orderId })), eb('payload', 'like', `${JSON.stringify({ orderId }).slice(0, -1)},%`)]))
       .where('locked_by', 'is', null)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
@@ -174,7 +175,7 @@ export class FulfilmentRepo {
    * transaction holds the reseller's row lock: it takes no further round trips there.
    */
   private async settled(trx: Transaction<DB>, orderId: string, resellerId: string, now: number, job?: SettlingJob): Promise<Settled> {
-    const callback = await enqueueCallback(trx, { orderId, resellerId }, now, job?.lease);
+    const callback = await enqueueCallback(trx, { orderId, resellerId, requestId: job?.payload?.requestId }, now, job?.lease);
     if (this.dialect !== 'sqlite') return { callback, jobDone: false };
     const delivery = await openDelivery(trx, orderId, 1, randomUUID(), now);
     const target = await readTarget(trx, orderId);
@@ -193,7 +194,7 @@ export class FulfilmentRepo {
    * in the same snapshot. The callback can then leave with no further round trip.
    */
   private async succeedInOneStatement(orderId: string, serial: string, now: number, settling?: SettlingJob): Promise<Settled | null> {
-    const job = callbackJob({ orderId, resellerId: '' }, now, settling?.lease); // group key: from the row, below
+    const job = callbackJob({ orderId, resellerId: '', requestId: settling?.payload?.requestId }, now, settling?.lease); // group key: from the row, below
     const v = jobRow(job, now);
     // The settling job's own row goes in the same statement (one round trip less per order).
     const held = settling && heldJob(settling);

@@ -3,3 +3,10 @@ export const JOB_KINDS = {
   fulfilOrder: 'fulfil_order',
   deliverCallback: 'deliver_callback',
 } as const;
+
+/**
+ * A fulfil_order job's payload: the order, and the id of the request that placed it, so the
+ * worker's supplier and callback logs can be matched to the access log line of that request.
+ */
+export const fulfilPayload = (orderId: string, requestId?: string): { orderId: string; requestId?: string } =>
+  requestId === undefined ? { orderId } : { orderId, requestId };

@@ -43,13 +43,17 @@ const callbackGroupKey = (resellerId: string) => `${CALLBACK_GROUP_PREFIX}${rese
 /** The same key, computed in SQL from a reseller id column (a job inserted from a query). */
 export const callbackGroupKeyOf = (resellerIdColumn: string) => sql<string>`${CALLBACK_GROUP_PREFIX} || ${sql.ref(resellerIdColumn)}`;
 
+type CallbackOf = { orderId: string; resellerId: string; round?: number; requestId?: string };
+
 /** The callback job of an order (a round > 1 is a resend). */
-export function callbackJob(c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): NewJob {
-  const payload = c.round === undefined ? { orderId: c.orderId } : { orderId: c.orderId, round: c.round };
+export function callbackJob(c: CallbackOf, now: number, lease?: JobLease): NewJob {
+  const payload: { orderId: string; round?: number; requestId?: string } = c.round === undefined ? { orderId: c.orderId } : { orderId: c.orderId, round: c.round };
+  // The request that placed the order (or asked for the resend): its id goes in the delivery's logs.
+  if (c.requestId !== undefined) payload.requestId = c.requestId;
   return { kind: JOB_KINDS.deliverCallback, payload, runAt: now, groupKey: callbackGroupKey(c.resellerId), lease };
 }
 
-export function enqueueCallback(db: Executor, c: { orderId: string; resellerId: string; round?: number }, now: number, lease?: JobLease): Promise<HandedOffJob> {
+export function enqueueCallback(db: Executor, c: CallbackOf, now: number, lease?: JobLease): Promise<HandedOffJob> {
   return enqueueJob(db, callbackJob(c, now, lease), now);
 }
 

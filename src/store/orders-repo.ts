@@ -3,6 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OrderRecord } from '../domain/order.js';
 import { isUniqueViolation, type Dialect } from './db.js';
 import { enqueueJob, JOB_KINDS } from './jobs-repo.js';
+import { fulfilPayload } from './job-kinds.js';
 import { OrderGroupQueue } from './order-group-queue.js';
 import { toRecord } from './order-row.js';
 import type { OrderWriterThread } from './order-writer-thread.js';
@@ -27,6 +28,8 @@ export interface NewOrder {
   zone: string | null;
   price: number;
   checkerVerified: boolean;
+  /** The placing request's id (logs only; carried in the fulfilment job's payload). */
+  requestId?: string;
 }
 
 /**
@@ -220,7 +223,7 @@ async function placeIn(trx: Transaction<DB>, o: NewOrder, now: number): Promise<
     .insertInto('ledger_entries')
     .values({ reseller_id: o.resellerId, type: 'order_debit', amount: -o.price, balance_after: Number(debited.balance), order_id: o.id, note: null, created_at: now, seq: Number(debited.ledger_seq), order_seq: Number(debited.order_seq) })
     .execute();
-  await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: { orderId: o.id }, runAt: now }, now);
+  await enqueueJob(trx, { kind: JOB_KINDS.fulfilOrder, payload: fulfilPayload(o.id, o.requestId), runAt: now }, now);
   return {
     id: o.id, resellerId: o.resellerId, refId: o.refId, productCode: o.productCode, productName: o.productName,
     target: o.target, zone: o.zone, price: o.price, status: 'processing', serialNumber: null, failureCode: null,
@@ -247,7 +250,7 @@ async function postgresOrderGroup(db: Kysely<DB>, batch: GroupOrder[]): Promise<
   const input = batch.map(({ o, now }) => ({
     id: o.id, reseller_id: o.resellerId, ref_id: o.refId, product_code: o.productCode, product_name: o.productName,
     category_slug: o.categorySlug, target: o.target, zone: o.zone, price: o.price, now,
-    checker_verified: o.checkerVerified ? 1 : 0, job_kind: JOB_KINDS.fulfilOrder, job_payload: JSON.stringify({ orderId: o.id }),
+    checker_verified: o.checkerVerified ? 1 : 0, job_kind: JOB_KINDS.fulfilOrder, job_payload: JSON.stringify(fulfilPayload(o.id, o.requestId)),
   }));
   // jsonb refuses a lone surrogate's \u escape; as a text parameter the driver's UTF-8
   // encoding stores U+FFFD for it, so the same replacement keeps the stored text as before.

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { JOB_KINDS } from './job-kinds.js';
+import { fulfilPayload, JOB_KINDS } from './job-kinds.js';
 import type { NewOrder } from './orders-repo.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -52,7 +52,7 @@ export function sqliteOrderGroup(sqlite: SQLite.Database): (batch: GroupOrder[])
     }
     insertOrder.run(o.id, o.resellerId, o.refId, o.productCode, o.productName, o.categorySlug, o.target, o.zone, o.price, now, now, o.checkerVerified ? 1 : 0, d.order_seq);
     insertLedger.run(o.resellerId, -o.price, d.balance, o.id, now, d.ledger_seq, d.order_seq);
-    insertJob.run(JOB_KINDS.fulfilOrder, JSON.stringify({ orderId: o.id }), now, now);
+    insertJob.run(JOB_KINDS.fulfilOrder, JSON.stringify(fulfilPayload(o.id, o.requestId)), now, now);
     return {};
   });
   const attempt = (item: GroupOrder): OrderAnswer => {

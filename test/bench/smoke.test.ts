@@ -12,7 +12,7 @@ describe('benchmark suite (smoke mode)', () => {
     try {
       const stores = POSTGRES_URL ? 'sqlite,postgres' : 'sqlite';
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], {
-        env: { ...process.env, BENCH_OUT_DIR: out, BENCH_STORES: stores },
+        env: { METRICS_PORT: 'off', ...process.env, BENCH_OUT_DIR: out, BENCH_STORES: stores },
         encoding: 'utf8',
         timeout: 840_000,
       });
@@ -62,7 +62,7 @@ describe('benchmark suite (smoke mode)', () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'topup-bench-tmp-'));
     const bench = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], {
       // TMPDIR: the bench's scratch directories land where this test can look.
-      env: { ...process.env, TMPDIR: tmp, BENCH_OUT_DIR: tmp, BENCH_STORES: 'sqlite', BENCH_FIGURES: 'B1' },
+      env: { METRICS_PORT: 'off', ...process.env, TMPDIR: tmp, BENCH_OUT_DIR: tmp, BENCH_STORES: 'sqlite', BENCH_FIGURES: 'B1' },
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => bench.once('exit', (code) => resolve(code)));

@@ -158,7 +158,7 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
   /** The order's fulfil_order row, leased to `holder` as a claim would. */
   async function leaseFulfilJob(orderId: string, holder: string) {
     const { db } = t.platform.database;
-    const row = await db.selectFrom('jobs').select('id').where('kind', '=', 'fulfil_order').where('payload', '=', JSON.stringify({ orderId })).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('jobs').select('id').where('kind', '=', 'fulfil_order').where('payload', 'like', `{"orderId":"${orderId}"%`).executeTakeFirstOrThrow();
     const lease = { holder, until: Date.now() + 60_000 };
     await db.updateTable('jobs').set({ locked_by: holder, locked_until: lease.until, attempts: 1 }).where('id', '=', row.id).execute();
     return { id: Number(row.id), lease };

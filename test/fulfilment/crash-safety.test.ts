@@ -12,7 +12,7 @@ const TARGETS = ['123456789', '7000000001', '7000000003', '7000000005', '5030503
 function startServer(env: Record<string, string>, command: 'serve' | 'worker' = 'serve'): Promise<{ child: ChildProcess; output: () => string }> {
   const ready = command === 'serve' ? /topup listening on \S+/ : /topup worker \S+ running/;
   const child = spawn(process.execPath, [BIN, command], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'development', SANDBOX_DELAY_MS: '30', FULFIL_POLL_MS: '20', REDIS_URL: '', WORKER_LEASE_MS: '2000', ...env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: 'off', LOG_LEVEL: 'error', NODE_ENV: 'development', SANDBOX_DELAY_MS: '30', FULFIL_POLL_MS: '20', REDIS_URL: '', WORKER_LEASE_MS: '2000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

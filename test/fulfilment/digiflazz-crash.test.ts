@@ -10,7 +10,7 @@ import { TOPUP_BIN as BIN } from '../support/cli.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, METRICS_PORT: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -5,7 +5,7 @@ import { TOPUP_BIN as BIN } from './cli.js';
 export function startServerProcess(env: Record<string, string>, command: 'serve' | 'worker' = 'serve'): Promise<{ child: ChildProcess; output: () => string; readyAt: number }> {
   const ready = command === 'serve' ? /topup listening on \S+/ : /topup worker \S+ running/;
   const child = spawn(process.execPath, [BIN, command], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'development', REDIS_URL: '', ...env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: 'off', LOG_LEVEL: 'error', NODE_ENV: 'development', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

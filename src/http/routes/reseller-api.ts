@@ -52,7 +52,7 @@ export function resellerApi(deps: ResellerApiDeps) {
     });
 
     app.post('/order', async (req) => {
-      const order = await placeOrder.execute(principalOf(req), req.body);
+      const order = await placeOrder.execute(principalOf(req), req.body, req.id);
       return { success: true, data: present.orderCreated(order) };
     });
 
