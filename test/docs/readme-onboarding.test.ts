@@ -54,8 +54,8 @@ describe('README onboarding, followed literally', () => {
   let service: ChildProcess | null = null;
   let clone = '';
   afterAll(() => {
-    // npm start runs tsx runs node: end the whole group this test started.
-    if (service?.pid) process.kill(-service.pid, 'SIGTERM');
+    // npm start runs node: end the whole group this test started (if it still runs).
+    if (service?.pid && service.exitCode === null) process.kill(-service.pid, 'SIGTERM');
     if (clone) rmSync(clone, { recursive: true, force: true });
   });
 
@@ -72,6 +72,8 @@ describe('README onboarding, followed literally', () => {
       cpSync(join(REPO, f), join(clone, f));
     }
     symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
+    // What npm ci's prepare would build: the compiled service (dist/) and the web apps.
+    symlinkSync(join(REPO, 'dist'), join(clone, 'dist'));
     if (existsSync(join(REPO, 'web', 'dist'))) symlinkSync(join(REPO, 'web', 'dist'), join(clone, 'web', 'dist'));
 
     // The README: "HOST and PORT choose where it listens". PORT=0 takes a free port. A

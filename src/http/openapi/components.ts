@@ -41,7 +41,7 @@ export const shapeKey = (n: Schema) => Object.keys(n.properties as Schema).join(
 /**
  * Moves every object shape that occurs at least twice in the document's paths (the same
  * schema, field for field) into components/schemas, replacing each occurrence with a $ref.
- * Names come from `names` by the shape's field list; a shape missing from it gets a name
+ * Names come from the schema's `title`, else from `names` by the shape's field list; a shape missing from both gets a name
  * from where it first occurs (test/docs requires every shared shape of the served documents
  * to be in `names`). With `everyNamed`, a shape named in `names` becomes a component even
  * when it occurs once. Response envelopes stay inline: their error enums are per operation.
@@ -66,7 +66,8 @@ export function hoistSharedShapes(doc: OpenApiDocument, names: Record<string, st
   const nameFor = (raw: string, node: Schema, at: string): string => {
     const known = byKey.get(raw);
     if (known) return known;
-    const base = names[shapeKey(node)] ?? fallbackName(at);
+    // A title on the schema names shapes that share a field list but not their rules.
+    const base = (typeof node.title === 'string' ? node.title : undefined) ?? names[shapeKey(node)] ?? fallbackName(at);
     let name = base;
     for (let i = 2; schemas[name]; i++) name = `${base}${i}`;
     byKey.set(raw, name);

@@ -13,8 +13,8 @@ const Scope = Type.Union([Type.Literal('category'), Type.Literal('catalog')]);
 const TierMarginIn = Type.Object({
   percent_bp: Type.Integer({ minimum: 0, maximum: 100_000, description: 'percentage of the cost in basis points (500 = 5 %), rounded up to a minor unit' }),
   fixed: Type.Optional(Money('added to the cost, major units (default 0)')),
-}, strict);
-const TiersIn = Type.Object({ gold: Type.Optional(TierMarginIn), platinum: Type.Optional(TierMarginIn), diamond: Type.Optional(TierMarginIn) }, { ...strict, description: 'a tier left out is not priced by the rule' });
+}, { ...strict, title: 'MarginTierInput' });
+const TiersIn = Type.Object({ gold: Type.Optional(TierMarginIn), platinum: Type.Optional(TierMarginIn), diamond: Type.Optional(TierMarginIn) }, { ...strict, title: 'TierMarginsInput', description: 'a tier left out is not priced by the rule' });
 const RuleBody = { step: Money('prices are rounded UP to a multiple of this, major units (e.g. 100 or 500)'), tiers: TiersIn };
 const TierMargin = Type.Object({ percent_bp: Type.Integer(), fixed: Money() });
 const MarginRule = Type.Object({
@@ -22,7 +22,7 @@ const MarginRule = Type.Object({
   tiers: Type.Object({ gold: Type.Optional(TierMargin), platinum: Type.Optional(TierMargin), diamond: Type.Optional(TierMargin) }),
   created_at: IsoTime(), updated_at: IsoTime(),
 });
-const TierPrices = Type.Object({ gold: Nullable(Money()), platinum: Nullable(Money()), diamond: Nullable(Money()) });
+const TierPrices = Type.Object({ gold: Nullable(Money()), platinum: Nullable(Money()), diamond: Nullable(Money()) }, { title: 'TierPrices' });
 const ImportBody = {
   supplier: Type.String({ minLength: 1, maxLength: 100, description: 'supplier id or name' }),
   skus: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 200, description: "SKUs of the supplier's synced price list (POST /suppliers/{id}/sync first)" }),
