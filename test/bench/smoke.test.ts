@@ -40,7 +40,7 @@ describe('benchmark suite (smoke mode)', () => {
         expect(row.clientCpuUs, row.figure).toBeGreaterThan(0);
       }
       // The CLI rows: --help and a read-only command against a bare node start.
-      expect(rows.filter((row) => row.id === 'CLI').map((row) => row.figure.split(':')[0])).toEqual(['topup --help', 'topup callback-log ORDER (read-only, SQLite)']);
+      expect(rows.filter((row) => row.id === 'CLI').map((row) => row.figure.split(':')[0])).toEqual(['topup --help', 'topup attention (read-only, SQLite)']);
       // The operator's search answers pages, whatever its latency.
       expect(rows.filter((row) => row.id === 'B5-op')).toHaveLength(3 * stores.split(',').length);
       if (POSTGRES_URL) {
