@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { recordSecret } from '../support/log-audit.js';
 import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
-import { jsonOf, runTopup } from '../support/topup-cli.js';
+import { jsonOf, storeEnv, topup as runTopup } from '../support/cli.js';
 
 /** Each command is a new node + tsx process (a second or more on a busy machine). */
 const SLOW = { timeout: 180_000 };
@@ -24,7 +24,7 @@ describe.each(['sqlite'] as const)('topup supplier-import and supplier-below-cos
     await fake?.close();
   });
 
-  const topup = (...args: string[]) => runTopup(t, args);
+  const topup = (...args: string[]) => runTopup(storeEnv(t.store), ...args);
   const json = jsonOf;
   const product = () => t.platform.database.db.selectFrom('products').select('code').where('code', '=', 'CLI-1').execute();
 
