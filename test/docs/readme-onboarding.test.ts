@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const SECTION = '## Onboarding: from registration to the first verified callback';
@@ -35,13 +35,6 @@ export function countCommands(script: string): number {
   }
   return count;
 }
-
-const freePort = () => new Promise<number>((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address() as { port: number };
-    srv.close(() => resolve(port));
-  });
-});
 
 /**
  * Time to first order: follows only the README's onboarding section on a fresh copy of the

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
+import { freePort } from '../support/ports.js';
 
 interface Example { name: string; tools: string[]; command: string[] }
 
@@ -20,17 +20,6 @@ const missing = (tools: string[]) =>
     const probe = CHECKS[t] ?? (t === 'openssl' ? [t, 'version'] : t === 'socat' ? [t, '-V'] : [t, '--version']);
     return spawnSync(probe[0]!, probe.slice(1), { stdio: 'ignore' }).status !== 0;
   });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

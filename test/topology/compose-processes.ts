@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { load } from 'js-yaml';
+import { freePort } from '../support/ports.js';
 
 const BIN = path.resolve('bin/topup.js');
 
@@ -62,18 +62,6 @@ export function startTopup(args: string[], env: Record<string, string>, ready: R
     void exited.then((how) => {
       clearTimeout(timer);
       reject(new Error(`${args.join(' ')} exited (${how}) before it was ready:\n${out}`));
-    });
-  });
-}
-
-/** A TCP port free on 127.0.0.1 now (for a process that must keep its address across a restart). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
     });
   });
 }

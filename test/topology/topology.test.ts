@@ -4,7 +4,8 @@ import pg from 'pg';
 import { sign } from '../../src/domain/signature.js';
 import { recordSecret } from '../support/log-audit.js';
 import { createTestStore, POSTGRES_URL, REDIS_URL, type TestStore } from '../support/stores.js';
-import { composeService, freePort, startTopup, type Proc } from './compose-processes.js';
+import { freePort } from '../support/ports.js';
+import { composeService, startTopup, type Proc } from './compose-processes.js';
 
 /**
  * compose.yaml's topology as processes: two `topup serve` (worker off) and one `topup
