@@ -57,7 +57,7 @@ export async function b5(run: StoreRun) {
   // The search counts and pages through its first 10,000 matches (matches_capped beyond).
   if (everyone.count > 50 || everyone.meta.total < Math.min(n, 10_000)) throw new Error(`B5-op ${label}: page 1 answered ${everyone.count} orders of ${everyone.meta.total}`);
   const opPaging = `answers 50 a page of ${everyone.meta.total.toLocaleString('en')}${everyone.capped ? '+ (count capped)' : ''} matches`;
-  const matches = (i: number) => `${refs[i]!.meta.total.toLocaleString('en')} matches`;
+  const matches = (i: number) => `${refs[i]!.meta.total.toLocaleString('en')}${refs[i]!.capped ? '+ (count capped)' : ''} matches`;
   const requests: { id: string; name: string; url: string; bearer?: string }[] = [
     { id: 'B5', name: 'GET /orders page 1', url: `${creds.baseUrl}/orders?limit=50` },
     { id: 'B5', name: `GET /orders page ${deepPage} (deepest)`, url: `${creds.baseUrl}/orders?limit=50&page=${deepPage}` },

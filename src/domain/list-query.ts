@@ -28,6 +28,20 @@ export function parsePage(query: Record<string, unknown>): Page {
   return { page, limit, offset: (page - 1) * limit };
 }
 
+/**
+ * Order searches (the operator's across resellers, the dashboard's by product or ref_id
+ * prefix) count and page through at most this many matches: narrower filters find the
+ * rest. No search walks more than this many matches however large the history.
+ */
+export const SEARCH_MATCH_CAP = 10_000;
+
+/** A search's page must lie within its first SEARCH_MATCH_CAP matches (INVALID_PAGINATION). */
+export function assertWithinSearchCap(p: Page, narrowBy: string): void {
+  if (p.offset + p.limit > SEARCH_MATCH_CAP) {
+    throw new AppError('INVALID_PAGINATION', `the search pages through its first ${SEARCH_MATCH_CAP} matches only: narrow the filters (${narrowBy})`);
+  }
+}
+
 export function pageMeta(total: number, p: Page): PageMeta {
   const totalPages = Math.ceil(total / p.limit);
   return { total, page: p.page, limit: p.limit, total_pages: totalPages, has_more: p.page < totalPages };

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { SEARCH_MATCH_CAP } from '../domain/list-query.js';
 import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
@@ -33,9 +34,6 @@ export interface OrderFacts {
 export type ManualRefundResult =
   | { ok: true; before: OrderRecord; after: OrderRecord; balanceAfter: number }
   | { ok: false; current: OrderRecord | null; pastCeiling?: true };
-
-/** The operator's search counts and pages through at most this many matches: narrower filters find the rest. */
-export const SEARCH_MATCH_CAP = 10_000;
 
 /** The statuses an operator may refund from: failed is already refunded, refunded is final. */
 export const MANUALLY_REFUNDABLE: readonly OrderStatus[] = ['processing', 'success'];

@@ -77,6 +77,11 @@ describe.each(storeKinds())('dashboard order search, detail and exports (%s)', (
     const byRef = await a.client.get('/orders?ref_id=shop-A');
     expect(byRef.body.data.orders.map((o: any) => o.ref_id).sort()).toEqual(['shop-A-1', 'shop-A-2']);
     expect(byRef.body.meta.total).toBe(2);
+    // A search counts and pages through its first 10,000 matches (test/store/dashboard-search.test.ts: past them).
+    expect(byRef.body.data.matches_capped).toBe(false);
+    expect((await a.client.get('/orders')).body.data.matches_capped).toBe(false);
+    expectJsonError(await a.client.get('/orders?ref_id=shop-&limit=50&page=201'), 400, 'INVALID_PAGINATION');
+    expect((await a.client.get('/orders?limit=50&page=201')).status).toBe(200);
     expect((await a.client.get('/orders?ref_id=shop-a')).body.meta.total).toBe(0);
     expect((await a.client.get('/orders?ref_id=shop-&product_code=FF-100&limit=1&page=2')).body).toMatchObject({ meta: { total: 2, page: 2, has_more: false }, data: { orders: [{}] } });
     expect((await a.client.get('/orders?ref_id=shop-A-1')).body.data.orders[0].order_id).toBe(placed[0]!.id);

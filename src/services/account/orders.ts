@@ -1,4 +1,4 @@
-import { parseDateRange, parsePage, parseStatusFilter, type Page } from '../../domain/list-query.js';
+import { assertWithinSearchCap, parseDateRange, parsePage, parseStatusFilter, SEARCH_MATCH_CAP, type Page } from '../../domain/list-query.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { assertNoControlChars } from '../../domain/order-request.js';
 import { AppError } from '../../errors.js';
@@ -28,13 +28,18 @@ export class AccountOrders {
     this.queries = core.queries;
   }
 
-  /** API v1's list, or with product_code / ref_id (prefix) the dashboard's search. */
-  async list(who: AccountPrincipal, q: Query): Promise<Paged<OrderRecord>> {
+  /**
+   * API v1's list (exact totals at any depth), or with product_code / ref_id (prefix) the
+   * dashboard's search: counted and paged through its first SEARCH_MATCH_CAP matches,
+   * `capped` when more matched (as the operator's search).
+   */
+  async list(who: AccountPrincipal, q: Query): Promise<Paged<OrderRecord> & { capped: boolean }> {
     const search = this.search(who, q);
-    if (search.productCode === null && search.refPrefix === null) return this.queries.listOrders(who, q);
+    if (search.productCode === null && search.refPrefix === null) return { ...(await this.queries.listOrders(who, q)), capped: false };
     const page = parsePage(q);
-    const r = await this.reads.searchOrders(search, page);
-    return { items: r.orders, total: r.total, page };
+    assertWithinSearchCap(page, 'status, dates, product_code, ref_id');
+    const r = await this.reads.searchOrders(search, page, SEARCH_MATCH_CAP);
+    return { items: r.orders, total: r.total, page, capped: r.capped };
   }
 
   /** The filtered list for CSV, newest first, at most EXPORT_MAX_ROWS. */

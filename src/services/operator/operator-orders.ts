@@ -1,9 +1,9 @@
-import { parseDateRange, parsePage, parseStatusFilter } from '../../domain/list-query.js';
+import { assertWithinSearchCap, parseDateRange, parsePage, parseStatusFilter } from '../../domain/list-query.js';
 import { assertNoControlChars } from '../../domain/order-request.js';
 import { REFUND_CEILING_MINOR, toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
-import { MANUALLY_REFUNDABLE, SEARCH_MATCH_CAP } from '../../store/operator-orders-repo.js';
+import { MANUALLY_REFUNDABLE } from '../../store/operator-orders-repo.js';
 import type { ServiceCore } from '../core.js';
 import type { Actor } from './actor.js';
 import type { Claim } from './idempotency.js';
@@ -33,9 +33,7 @@ export class OperatorOrders {
       if (q.needs_attention !== 'true' && q.needs_attention !== 'false') throw new AppError('VALIDATION_ERROR', 'needs_attention must be true or false');
       needsAttention = q.needs_attention === 'true';
     }
-    if (page.offset + page.limit > SEARCH_MATCH_CAP) {
-      throw new AppError('INVALID_PAGINATION', `the search pages through its first ${SEARCH_MATCH_CAP} matches only: narrow the filters (status, dates, reseller_id, ref_id)`);
-    }
+    assertWithinSearchCap(page, 'status, dates, reseller_id, ref_id');
     const { orders, total, capped } = await this.core.repos.operatorOrders.search({
       resellerId: q.reseller_id ? q.reseller_id : null, refId, statuses, ...range, needsAttention, limit: page.limit, offset: page.offset,
     });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { csvDocument } from '../../../domain/csv.js';
-import { pageMeta } from '../../../domain/list-query.js';
+import { pageMeta, SEARCH_MATCH_CAP } from '../../../domain/list-query.js';
 import { isoMillis, orderCode } from '../../../domain/order.js';
 import { EXPORT_MAX_ROWS } from '../../../services/account/orders.js';
 import { orderTimeline } from '../../../services/account/order-timeline.js';
@@ -37,12 +37,16 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
   kit.route({
     method: 'GET', url: '/orders', tag: 'Orders', paged: true,
     summary: 'The account\'s orders, newest first (filters as GET /api/v1/orders, plus product_code and ref_id prefix)',
+    description: `Without product_code and ref_id, meta.total is exact at any depth. A search (product_code or ref_id) counts at most the first ${SEARCH_MATCH_CAP.toLocaleString('en')} matches: matches_capped says there are more, and a page past the ${SEARCH_MATCH_CAP.toLocaleString('en')}th match answers INVALID_PAGINATION; narrow the filters to reach the rest.`,
     query: Type.Object({ ...PageQueryProps, ...OrderFilterProps }, { additionalProperties: false }),
-    response: Type.Object({ orders: Type.Array(OrderShape) }),
+    response: Type.Object({
+      orders: Type.Array(OrderShape),
+      matches_capped: Type.Boolean({ description: `a search matched more than ${SEARCH_MATCH_CAP.toLocaleString('en')} orders: meta.total stops there` }),
+    }),
     errors: [...LIST_ERRORS, 'INVALID_STATUS_FILTER'],
     handler: async ({ who, query }) => {
       const r = await orders.list(who, query);
-      return { data: { orders: r.items.map(present.order) }, meta: pageMeta(r.total, r.page) };
+      return { data: { orders: r.items.map(present.order), matches_capped: r.capped }, meta: pageMeta(r.total, r.page) };
     },
   });
 

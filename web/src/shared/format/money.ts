@@ -15,4 +15,16 @@ export function formatMoney(amount: number | string, currency: string, lang: str
   return f.format(typeof amount === 'string' ? Number(amount) : amount);
 }
 
+const counts = new Map<string, Intl.NumberFormat>();
+
+/** A count for the viewer's language: "10,000" (en), "10.000" (id). */
+export function formatCount(n: number, lang: string): string {
+  let f = counts.get(lang);
+  if (!f) {
+    f = new Intl.NumberFormat(localeOf(lang));
+    counts.set(lang, f);
+  }
+  return f.format(n);
+}
+
 export const localeOf = (lang: string) => (lang === 'id' ? 'id-ID' : 'en-GB');

@@ -1,6 +1,7 @@
 import { Group, Pagination, ScrollArea, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../format/money.js';
 
 export interface Column<R> {
   key: string;
@@ -27,9 +28,11 @@ export function DataTable<R>(props: {
   rows: R[];
   rowKey(row: R): string;
   meta?: PageMeta;
+  /** The server counted its matches up to meta.total and more matched: "10,000+". */
+  capped?: boolean;
   onPage?(page: number): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const pages = props.meta ? Math.max(1, props.meta.total_pages ?? Math.ceil(props.meta.total / props.meta.limit)) : 1;
   return (
     <>
@@ -63,7 +66,7 @@ export function DataTable<R>(props: {
       </ScrollArea>
       {props.meta && props.onPage ? (
         <Group justify="space-between" mt="sm" wrap="wrap">
-          <Text size="sm" c="dimmed">{t('total', { count: props.meta.total })}</Text>
+          <Text size="sm" c="dimmed">{props.capped ? t('totalCapped', { n: formatCount(props.meta.total, i18n.language) }) : t('total', { count: props.meta.total })}</Text>
           <Pagination
             total={pages}
             value={props.meta.page}

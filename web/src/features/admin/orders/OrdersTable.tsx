@@ -28,6 +28,7 @@ export function OrdersTable(props: { query: UseQueryResult<OrdersPage>; showRese
         rows={q.data?.data.orders ?? []}
         rowKey={(o) => o.order_id}
         meta={props.onPage ? (q.data?.meta as never) : undefined}
+        capped={q.data?.data.matches_capped}
         onPage={props.onPage}
         columns={[
           { key: 'id', header: t('orders.orderId'), cell: (o) => <Anchor component={Link} to={`/orders/${o.order_id}`} ff="monospace" size="sm">{o.order_id}</Anchor> },

@@ -1,7 +1,8 @@
-import { Anchor, Button, Card, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../shared/format/dates.js';
+import { formatCount } from '../../../shared/format/money.js';
 import { formErrors } from '../../../shared/forms/api-errors.js';
 import { DataTable } from '../../../shared/table/DataTable.js';
 import { CsvLink, queryString } from '../../../shared/ui/CsvLink.js';
@@ -54,12 +55,14 @@ export default function Orders() {
         </form>
       </Card>
       {errors.general ? <ErrorAlert error={orders.error} /> : null}
+      {orders.data?.data.matches_capped ? <Alert color="yellow" mb="sm">{t('orders.capped', { n: formatCount(orders.data.meta?.total ?? 0, i18n.language) })}</Alert> : null}
       <Card withBorder>
         <DataTable
           caption={t('orders.title')}
           rows={orders.data?.data.orders ?? []}
           rowKey={(r) => r.order_id}
           meta={orders.data?.meta}
+          capped={orders.data?.data.matches_capped}
           onPage={setPage}
           columns={[
             { key: 'code', header: t('orders.code'), cell: (r) => <Anchor component={Link} to={`/orders/${r.order_id}`}>{r.order_code}</Anchor> },
