@@ -32,8 +32,9 @@ COPY --from=build /app/web/dist ./web/dist
 RUN mkdir /data && chown node:node /data
 USER node
 EXPOSE 8080 9464
-# Ready = the store answers, migrations are current, Redis answers (GET /readyz). The
-# worker has no HTTP port: compose.yaml gives it a check of its own.
+# Ready = the store answers, migrations are current, Redis answers (GET /readyz); 503 while
+# draining on SIGTERM (SHUTDOWN_DRAIN_MS). The worker has no API port: compose.yaml gives
+# it the same check on its metrics listener (METRICS_PORT), which answers /readyz too.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["node", "bin/topup.js"]

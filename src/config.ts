@@ -36,6 +36,11 @@ export interface Config {
   heapGrowingPercent: number;
   /** /readyz: how long each check (store, Redis) may take before it counts as failed. */
   readyTimeoutMs: number;
+  /**
+   * `serve` on SIGTERM/SIGINT: how long /readyz answers 503 while requests are still served,
+   * before the listener closes, so the proxy's health check stops sending first.
+   */
+  shutdownDrainMs: number;
   sandboxDelayMs: number;
   /** Multiplies the spec's per-tier rate limits; only for load tests (default 1). */
   rateLimitScale: number;
@@ -187,6 +192,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),
     readyTimeoutMs: int('READY_TIMEOUT_MS', 1000, 10, 60_000),
+    // Production sits behind a proxy whose health check (deploy/Caddyfile: every 2 s) must see
+    // the 503 first; elsewhere nothing probes, and Ctrl-C should stop at once.
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', envName === 'production' ? 5000 : 0, 0, 600_000),
     sandboxDelayMs: int('SANDBOX_DELAY_MS', 200, 0, 600_000),
     rateLimitScale: (() => {
       const raw = env.RATE_LIMIT_SCALE;

@@ -1,5 +1,12 @@
+import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+
+// The two limiters' own files: the package's index loads all of its ~30 kinds (Mongo,
+// DynamoDB, cluster, …), ~45 ms of every CLI command's start (docs/architecture.md, "Build").
+const require = createRequire(import.meta.url);
+const RateLimiterMemory: typeof import('rate-limiter-flexible').RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory');
+const RateLimiterRedis: typeof import('rate-limiter-flexible').RateLimiterRedis = require('rate-limiter-flexible/lib/RateLimiterRedis');
 
 /** Fixed one-minute windows; the limit is applied by the caller, so one counter serves every tier. */
 export const WINDOW_SECONDS = 60;

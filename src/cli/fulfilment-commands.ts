@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { SandboxSkuList, SandboxSwitches } from '../adapters/suppliers/sandbox.js';
-import type { Platform } from '../main.js';
+import type { ServicePlatform } from '../service-platform.js';
 import { priceSyncView, sandboxView } from '../http/supply-views.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
 import { usageLine } from './commands.js';
@@ -40,7 +41,7 @@ async function sandboxPerSku(positional: string[], flags: Record<string, string>
   });
 }
 
-async function printSwitches(p: Platform, json: boolean, switches: SandboxSwitches) {
+async function printSwitches(p: ServicePlatform, json: boolean, switches: SandboxSwitches) {
   const products = await p.operator.supply.sandboxProducts();
   const view = sandboxView(switches, products);
   const lines = view.products.map((x) => `  ${x.product_code.padEnd(12)} ${x.sku.padEnd(14)} out_of_stock=${x.out_of_stock} availability_check=${x.availability_check}`);
@@ -66,15 +67,17 @@ async function supplyRefresh(args: string[]) {
 
 async function resendCallbackCommand(args: string[]) {
   const { positional: [idOrCode], json } = parseArgs<[string]>('resend-callback', args);
+  // This run's id, as a request's: the round's delivery log lines carry it.
+  const requestId = `cli-${randomUUID()}`;
   await withPlatform(async (p) => {
-    const { orderId, round } = await p.operator.orders.resendCallback(await findOrderId(p, idOrCode), CLI_ACTOR);
+    const { orderId, round } = await p.operator.orders.resendCallback(await findOrderId(p, idOrCode), CLI_ACTOR, requestId);
     // Without a callback URL (or a live API key to sign with) the worker skips the round:
     // say so now rather than "queued" for a callback that will never be sent.
     const target = await p.callbacks.target(orderId);
     const skipped = !target?.callbackUrl ? 'no callback URL' : !target.secretEnc ? 'no live API key to sign with' : null;
-    output(json, { order_id: orderId, round, queued: skipped === null, skipped },
-      skipped ? `round ${round} for order ${orderId}: skipped: ${skipped}${skipped === 'no callback URL' ? ' (set one with `topup callback-url`)' : ''}`
-        : `round ${round} of callbacks queued for order ${orderId}`);
+    output(json, { order_id: orderId, round, queued: skipped === null, skipped, request_id: requestId },
+      skipped ? `round ${round} for order ${orderId}: skipped: ${skipped}${skipped === 'no callback URL' ? ' (set one with `topup callback-url`)' : ''} (request id ${requestId})`
+        : `round ${round} of callbacks queued for order ${orderId} (request id ${requestId}, in its delivery log lines)`);
   });
 }
 

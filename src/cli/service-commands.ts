@@ -1,12 +1,13 @@
 import { sign } from '../domain/signature.js';
 import { tuneHeapGrowth } from '../heap-tuning.js';
-import type { Platform } from '../main.js';
+import type { ServicePlatform } from '../service-platform.js';
 import type { DemoCredentials } from '../services/seed-demo.js';
 import { loadConfig, parseArgs, progress, requireEnv, type CommandModule } from './support.js';
 
-// main.js (the whole platform) and the store load inside the commands that use them: `call`
-// needs neither.
+// The platform and the store load inside the commands that use them: `call` needs neither;
+// `worker` and `seed` need the services without the HTTP app (service-platform.js).
 const platformModule = () => import('../main.js');
+const servicesModule = () => import('../service-platform.js');
 
 function demoBanner(c: DemoCredentials, baseUrl: string): string {
   const body = '{"ref_id":"demo-001","product_code":"FF-100","target":"123456789"}';
@@ -50,7 +51,7 @@ const LISTEN_ERRORS: Record<string, string> = {
 };
 
 /** The metrics listener (unless METRICS_PORT=off); a port it cannot take stops the start, in one line. */
-async function listenMetrics(platform: Platform) {
+async function listenMetrics(platform: ServicePlatform) {
   const { metrics } = platform.config;
   try {
     const url = await platform.listenMetrics();
@@ -91,7 +92,16 @@ async function serve(args: string[]) {
   if (firstOperator) process.stdout.write(operatorBanner(firstOperator, address.replace('0.0.0.0', '127.0.0.1')));
   if (creds) process.stdout.write(demoBanner(creds, baseUrl));
   process.stdout.write(`topup listening on ${baseUrl} (store: ${config.store.kind})\n`);
+  // Graceful stop: out of the proxy's rotation first (/readyz 503) while still serving, then
+  // the listener closes with in-flight requests answered, then the worker stops. A second
+  // signal ends the process at once (`once`: the default action is back).
   const stop = async () => {
+    const ms = config.shutdownDrainMs;
+    platform.readiness.drain();
+    if (ms > 0) {
+      process.stdout.write(`topup draining: /readyz answers 503 for ${ms} ms (SHUTDOWN_DRAIN_MS), then the listener closes\n`);
+      await new Promise((r) => setTimeout(r, ms));
+    }
     await platform.close();
     process.exit(0);
   };
@@ -99,13 +109,16 @@ async function serve(args: string[]) {
   process.once('SIGTERM', stop);
 }
 
-/** The job worker and supply refresh alone, for deployments that scale them separately. */
+/**
+ * The job worker and supply refresh alone, for deployments that scale them separately: the
+ * services without the HTTP app; its probe is the metrics listener's /readyz.
+ */
 async function worker(args: string[]) {
   parseArgs('worker', args);
   const config = loadConfig();
   tuneHeapGrowth(config.heapGrowingPercent);
-  const { createPlatform } = await platformModule();
-  const platform = await createPlatform(config);
+  const { createServicePlatform } = await servicesModule();
+  const platform = await createServicePlatform(config);
   await listenMetrics(platform);
   platform.startBackground();
   process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);
@@ -131,8 +144,8 @@ async function migrate(args: string[]) {
 async function seed(args: string[]) {
   parseArgs('seed', args);
   const config = loadConfig();
-  const { createPlatform } = await platformModule();
-  const platform = await createPlatform(config, { storeHelpers: false });
+  const { createServicePlatform } = await servicesModule();
+  const platform = await createServicePlatform(config, { storeHelpers: false, metrics: false });
   const creds = await platform.seedDemo();
   await platform.close();
   process.stdout.write(creds ? demoBanner(creds, `http://${config.host}:${config.port}/api/v1`) : 'demo data already present; nothing changed\n');

@@ -1,5 +1,5 @@
 import { ConfigError, loadDotEnv, parseConfig, type Config } from '../config.js';
-import type { Platform } from '../main.js';
+import type { ServicePlatform } from '../service-platform.js';
 import { UsageError } from './args.js';
 
 export { parseArgs, requireEnv, UsageError } from './args.js';
@@ -18,12 +18,15 @@ export function loadConfig(): Config {
   }
 }
 
-/** Runs fn with the whole platform (store, services) and closes it afterwards. */
-export async function withPlatform<T>(fn: (p: Platform) => Promise<T>): Promise<T> {
+/**
+ * Runs fn with the services (store, adapters, services; no HTTP app, no metrics) and closes
+ * them afterwards.
+ */
+export async function withPlatform<T>(fn: (p: ServicePlatform) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // Loaded here, not at the top: commands that need only the store stay quick to start.
-  const { createPlatform } = await import('../main.js');
-  const platform = await createPlatform(config, { storeHelpers: false });
+  const { createServicePlatform } = await import('../service-platform.js');
+  const platform = await createServicePlatform(config, { storeHelpers: false, metrics: false });
   try {
     return await fn(platform);
   } finally {
@@ -40,7 +43,7 @@ export function output(json: boolean, data: unknown, human: string): void {
 export const progress = (line: string) => process.stderr.write(`… ${line}\n`);
 
 /** An order by its id, or by its ORD- code (the first 12 hex digits of the id). */
-export async function findOrderId(p: Platform, idOrCode: string): Promise<string> {
+export async function findOrderId(p: ServicePlatform, idOrCode: string): Promise<string> {
   const code = /^ORD-([0-9A-F]{12})$/i.exec(idOrCode)?.[1]?.toLowerCase();
   let q = p.database.db.selectFrom('orders').select('id');
   q = code ? q.where('id', 'like', `${code.slice(0, 8)}-${code.slice(8)}-%`) : q.where('id', '=', idOrCode);

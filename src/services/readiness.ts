@@ -10,6 +10,8 @@ export interface ReadinessCheck {
 
 export interface Readiness {
   ready: boolean;
+  /** Stopping (SIGTERM): not ready whatever the checks say, so the proxy stops sending. */
+  draining?: true;
   /** Each check's state, or what failed. */
   checks: Record<string, string>;
   failed: string[];
@@ -34,6 +36,26 @@ export async function checkReadiness(checks: ReadinessCheck[], deadlineMs: numbe
     checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
     failed: results.filter((r) => !r.ok).map((r) => r.name),
   };
+}
+
+/**
+ * This process's readiness: its checks, until drain() (a graceful stop), from when it
+ * answers "draining" at once: the reverse proxy's health check takes the process out of
+ * rotation while it still serves what reaches it (docs/operations.md, "Stopping").
+ */
+export class ReadinessProbe {
+  private draining = false;
+
+  constructor(private readonly checks: ReadinessCheck[], private readonly deadlineMs: number) {}
+
+  drain(): void {
+    this.draining = true;
+  }
+
+  check(): Promise<Readiness> {
+    if (this.draining) return Promise.resolve({ ready: false, draining: true, checks: { shutdown: 'draining' }, failed: ['shutdown'] });
+    return checkReadiness(this.checks, this.deadlineMs);
+  }
 }
 
 /**

@@ -26,13 +26,13 @@ export class ResellerCallbacks {
     return { order, deliveries: await this.deps.callbacks.log(order.id) };
   }
 
-  async resend(who: ResellerPrincipal, body: unknown) {
+  async resend(who: ResellerPrincipal, body: unknown, requestId?: string) {
     const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const unknown = Object.keys(b).filter((k) => k !== 'ref_id');
     if (unknown.length) throw new AppError('VALIDATION_ERROR', `unknown field '${unknown[0]}'; the only field is ref_id`);
     const order = await this.order(who, b.ref_id);
     try {
-      const { round } = await this.deps.resend.execute(order.id, who.resellerId);
+      const { round } = await this.deps.resend.execute(order.id, { resellerId: who.resellerId, requestId });
       return { order, round };
     } catch (e) {
       // API v1 documents this refusal as 400 VALIDATION_ERROR (its codes are a promise); the

@@ -92,12 +92,12 @@ export class CallbacksRepo {
   }
 
   /** A new round of up to four attempts (resend), enqueued in one transaction. */
-  async startRound(orderId: string, now: number): Promise<number> {
+  async startRound(orderId: string, now: number, requestId?: string): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const last = await trx.selectFrom('callback_deliveries').select((eb) => eb.fn.max('round').as('r')).where('order_id', '=', orderId).executeTakeFirst();
       const round = Number(last?.r ?? 1) + 1;
       const order = await trx.selectFrom('orders').select('reseller_id').where('id', '=', orderId).executeTakeFirstOrThrow();
-      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id, round }, now);
+      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id, round, requestId }, now);
       return round;
     });
   }

@@ -77,8 +77,10 @@ describe('topup output: ISO 8601 times, and a resend without a callback URL says
     const code = placed.body.data.order_code;
     const human = await topup(storeEnv(t.store), 'resend-callback', code);
     expect(human.status, human.stderr).toBe(0);
-    expect(human.stdout.trim()).toBe(`round 2 for order ${placed.body.data.order_id}: skipped: no callback URL (set one with \`topup callback-url\`)`);
-    expect(jsonOf(await topup(storeEnv(t.store), 'resend-callback', code, '--json'))).toEqual({ order_id: placed.body.data.order_id, round: 3, queued: false, skipped: 'no callback URL' });
+    expect(human.stdout.trim()).toMatch(new RegExp(`^round 2 for order ${placed.body.data.order_id}: skipped: no callback URL \\(set one with \`topup callback-url\`\\) \\(request id cli-[0-9a-f-]{36}\\)$`));
+    expect(jsonOf(await topup(storeEnv(t.store), 'resend-callback', code, '--json'))).toEqual({
+      order_id: placed.body.data.order_id, round: 3, queued: false, skipped: 'no callback URL', request_id: expect.stringMatching(/^cli-[0-9a-f-]{36}$/),
+    });
     const log = jsonOf(await topup(storeEnv(t.store), 'callback-log', code));
     expect(log.length).toBeGreaterThan(0);
     const times = log.flatMap((d: any) => [d.created_at, d.updated_at, ...d.attempt_log.map((a: any) => a.started_at)]).filter((x: unknown) => x !== null && x !== undefined);

@@ -147,7 +147,7 @@ describe.each(storeKinds())('input at the boundary (%s)', (kind) => {
       const admin = await op.post(`/orders/${id}/resend-callback`);
       expectJsonError(admin, 409, 'INVALID_STATE');
       // The dashboard's route calls the same rule (ResendCallback) scoped to the owner: test/dashboard/orders.test.ts.
-      const viaService = await t.platform.resendCallback.execute(id, r.id).catch((e) => e);
+      const viaService = await t.platform.resendCallback.execute(id, { resellerId: r.id }).catch((e) => e);
       expect(viaService).toMatchObject({ code: 'INVALID_STATE', status: 409 });
       expect(admin.body.message).toBe(viaService.message);
     } finally {

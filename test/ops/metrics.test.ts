@@ -6,6 +6,7 @@ import { operatorClient } from '../support/json-client.js';
 import { recordSecret } from '../support/log-audit.js';
 import { startReceiver } from '../support/receiver.js';
 import { storeKinds } from '../support/stores.js';
+import { jsonOf, storeEnv, topup } from '../support/cli.js';
 
 /** The value of one sample line (`name{labels} value`) in an exposition text; 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -130,6 +131,22 @@ describe.each(storeKinds())('metrics and access log (%s)', (kind) => {
       const opLine = lines.find((l) => l.msg === 'request' && l.reqId === overview.headers['x-request-id'])!;
       expect(opLine).toMatchObject({ status: 200, route: '/admin/v1/overview' });
       expect(opLine.operator_id).toEqual(expect.any(String));
+
+      // A resend carries the id of the request (or CLI run) that asked for it into its round's
+      // job and delivery log lines, as the placing request's id does for the first round.
+      const resent = await t.client.post('/callbacks/resend', { ref_id: ref });
+      expect(resent.status).toBe(200);
+      const opResent = await op.post(`/orders/${orderId}/resend-callback`, {});
+      expect(opResent.status).toBe(200);
+      const cli = await topup(storeEnv(t.store), 'resend-callback', orderId, '--json');
+      expect(cli.status, cli.stderr).toBe(0);
+      const cliRequestId = jsonOf(cli).request_id as string;
+      for (const id of [resent.headers['x-request-id'], opResent.headers['x-request-id'], cliRequestId]) {
+        expect(id).toEqual(expect.any(String));
+        await waitFor(() => lines.some((l) => l.msg === 'callback attempt' && l.order_id === orderId && l.request_id === id));
+        expect(lines.find((l) => l.msg === 'callback attempt' && l.request_id === id)).toMatchObject({ outcome: 'delivered', attempt: 1 });
+      }
+      expect(new Set([requestId, resent.headers['x-request-id'], opResent.headers['x-request-id'], cliRequestId]).size).toBe(4);
 
       // Secrets never reach these lines (the run-wide audit covers the trace logs too).
       const text = lines.map((l) => JSON.stringify(l)).join('\n');

@@ -10,13 +10,21 @@ import type { Readiness } from '../../services/readiness.js';
 export function healthRoutes(deps: { readiness: () => Promise<Readiness> }): FastifyPluginAsync {
   return async (app) => {
     const quiet = { logLevel: 'warn' as const };
-    app.get('/livez', quiet, async () => ({ status: 'ok' }));
+    app.get('/livez', quiet, async () => LIVE);
     app.get('/healthz', quiet, async () => ({ success: true, data: { status: 'ok' } }));
     app.get('/readyz', quiet, async (_req, reply) => {
-      const r = await deps.readiness();
-      reply.header('cache-control', 'no-store');
-      if (!r.ready) return reply.code(503).send({ status: 'not_ready', failed: r.failed, checks: r.checks });
-      return { status: 'ready', checks: r.checks };
+      const a = readinessAnswer(await deps.readiness());
+      return reply.code(a.status).header('cache-control', 'no-store').send(a.body);
     });
   };
+}
+
+/** /livez's body, here and on the metrics listener. */
+export const LIVE = { status: 'ok' } as const;
+
+/** /readyz's answer, here and on the metrics listener (the worker's probe). */
+export function readinessAnswer(r: Readiness): { status: 200 | 503; body: object } {
+  if (r.draining) return { status: 503, body: { status: 'draining', failed: r.failed, checks: r.checks } };
+  if (!r.ready) return { status: 503, body: { status: 'not_ready', failed: r.failed, checks: r.checks } };
+  return { status: 200, body: { status: 'ready', checks: r.checks } };
 }

@@ -82,7 +82,7 @@ export function resellerApi(deps: ResellerApiDeps) {
     });
 
     app.post('/callbacks/resend', async (req) => {
-      const r = await deps.resellerCallbacks.resend(principalOf(req), req.body);
+      const r = await deps.resellerCallbacks.resend(principalOf(req), req.body, req.id);
       return { success: true, data: { ref_id: r.order.refId, order_code: orderCode(r.order.id), round: r.round, message: 'A new round of up to four callback attempts is queued' } };
     });
 

@@ -84,8 +84,8 @@ export class AccountOrders {
   }
 
   /** Success and failed orders only (VALIDATION_ERROR otherwise, as in API v1). */
-  async resendCallback(who: AccountPrincipal, orderId: string) {
-    const { round } = await this.core.resendCallback.execute(orderId, who.resellerId);
+  async resendCallback(who: AccountPrincipal, orderId: string, requestId?: string) {
+    const { round } = await this.core.resendCallback.execute(orderId, { resellerId: who.resellerId, requestId });
     const order = (await this.core.repos.orders.findById(orderId))!;
     return { order, round };
   }

@@ -74,9 +74,9 @@ export class OperatorOrders {
     return this.view(orderId);
   }
 
-  /** A new round of callback attempts for a success or failed order, audited. */
-  async resendCallback(orderId: string, actor: Actor) {
-    const { round } = await this.core.resendCallback.execute(orderId);
+  /** A new round of callback attempts for a success or failed order, audited; `requestId` goes into its delivery logs. */
+  async resendCallback(orderId: string, actor: Actor, requestId?: string) {
+    const { round } = await this.core.resendCallback.execute(orderId, { requestId });
     await this.core.repos.audit.record({ operatorId: actor, action: 'order.resend_callback', targetKind: 'order', targetId: orderId, before: null, after: { round } }, this.core.clock.now());
     return { orderId, round };
   }

@@ -99,8 +99,8 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     params: IdParams,
     response: Type.Object({ order_id: Type.String(), round: Type.Integer(), queued: Type.Literal(true) }),
     errors: ['NOT_FOUND', 'INVALID_STATE'],
-    handler: async ({ params, who }) => {
-      const r = await orders.resendCallback(params.id, who.operatorId);
+    handler: async ({ params, who, reply }) => {
+      const r = await orders.resendCallback(params.id, who.operatorId, reply.request.id);
       return { data: { order_id: r.orderId, round: r.round, queued: true } };
     },
   });

@@ -100,8 +100,8 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
     body: Type.Object({}, { additionalProperties: false }),
     response: Type.Object({ order_id: Type.String(), order_code: Type.String(), ref_id: Type.String(), round: Type.Integer() }),
     errors: ['NOT_FOUND', 'INVALID_STATE'],
-    handler: async ({ who, params }) => {
-      const r = await orders.resendCallback(who, params.id);
+    handler: async ({ who, params, reply }) => {
+      const r = await orders.resendCallback(who, params.id, reply.request.id);
       return { data: { order_id: r.order.id, order_code: orderCode(r.order.id), ref_id: r.order.refId, round: r.round } };
     },
   });
