@@ -2,6 +2,7 @@ import { CONNECTIONS, DURATION, HISTORY_ORDERS, WARMUP } from '../lib/config.js'
 import type { StoreRun } from '../lib/context.js';
 import { cannon, type Creds, type LoadRun } from '../lib/load.js';
 import { performance } from 'node:perf_hooks';
+import { SEARCH_MATCH_CAP } from '../../src/domain/list-query.js';
 import { sign } from '../../src/domain/signature.js';
 import { operatorSession } from '../lib/operator.js';
 import { add } from '../lib/rows.js';
@@ -54,8 +55,8 @@ export async function b5(run: StoreRun) {
   const refs = await Promise.all(['hist-99999', 'hist-99'].map((ref) => probe(`${dashboardUrl}/orders?limit=50&ref_id=${ref}&${month}`, { bearer })));
   // The operator's deepest page: every order of every reseller (B1's too), newest first.
   const everyone = await probe(`${adminUrl}/orders?limit=50`, { bearer: operator });
-  // The search counts and pages through its first 10,000 matches (matches_capped beyond).
-  if (everyone.count > 50 || everyone.meta.total < Math.min(n, 10_000)) throw new Error(`B5-op ${label}: page 1 answered ${everyone.count} orders of ${everyone.meta.total}`);
+  // The search counts and pages through its first SEARCH_MATCH_CAP matches (matches_capped beyond).
+  if (everyone.count > 50 || everyone.meta.total < Math.min(n, SEARCH_MATCH_CAP)) throw new Error(`B5-op ${label}: page 1 answered ${everyone.count} orders of ${everyone.meta.total}`);
   const opPaging = `answers 50 a page of ${everyone.meta.total.toLocaleString('en')}${everyone.capped ? '+ (count capped)' : ''} matches`;
   const matches = (i: number) => `${refs[i]!.meta.total.toLocaleString('en')}${refs[i]!.capped ? '+ (count capped)' : ''} matches`;
   const requests: { id: string; name: string; url: string; bearer?: string }[] = [

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { pageMeta } from '../../../domain/list-query.js';
+import { pageMeta, SEARCH_MATCH_CAP } from '../../../domain/list-query.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { presenters } from '../../presenters.js';
 import { IdParams, IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
 import { once } from '../../idempotency.js';
 import { LedgerEntry, Order } from '../../openapi/reseller-schemas.js';
+
+const CAP = SEARCH_MATCH_CAP.toLocaleString('en');
 
 const OrderSummary = Type.Object({
   ...Order.properties,
@@ -52,7 +54,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/orders', tag: 'Orders', paged: true,
     summary: 'Search orders across resellers, newest first (date rules as API v1: at most 90 days)',
-    description: 'meta.total counts at most the first 10,000 matches; matches_capped says there are more, and a page past the 10,000th match answers INVALID_PAGINATION: narrow the filters to reach the rest.',
+    description: `meta.total counts at most the first ${CAP} matches; matches_capped says there are more, and a page past the ${CAP}th match answers INVALID_PAGINATION: narrow the filters to reach the rest.`,
     query: Type.Object({
       status: Type.Optional(Type.String({ description: 'processing, success, failed, refunded, or a comma-separated list' })),
       reseller_id: Type.Optional(Type.String({ maxLength: 100 })),
@@ -63,7 +65,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     }, { additionalProperties: false }),
     response: Type.Object({
       orders: Type.Array(OrderSummary),
-      matches_capped: Type.Boolean({ description: 'more than 10,000 orders match: meta.total stops there' }),
+      matches_capped: Type.Boolean({ description: `more than ${CAP} orders match: meta.total stops there` }),
     }),
     errors: ['INVALID_PAGINATION', 'INVALID_STATUS_FILTER', 'INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'],
     handler: async ({ query }) => {
