@@ -216,7 +216,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
   const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
-  const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, wake: () => runner.wake() });
+  const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, ids, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
     orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
-import type { Clock } from './ports.js';
+import type { Clock, IdGenerator } from './ports.js';
 
 /**
  * The spec's recovery path after a permanently failed callback: a new round of up to four
@@ -10,7 +10,7 @@ import type { Clock } from './ports.js';
  * delivery logs, as the placing request's id does for the first round.
  */
 export class ResendCallback {
-  constructor(private readonly deps: { orders: OrdersRepo; callbacks: CallbacksRepo; clock: Clock; wake: () => void }) {}
+  constructor(private readonly deps: { orders: OrdersRepo; callbacks: CallbacksRepo; clock: Clock; ids: IdGenerator; wake: () => void }) {}
 
   async execute(orderId: string, by: { resellerId?: string; requestId?: string } = {}): Promise<{ round: number }> {
     const order = await this.deps.orders.findById(orderId);
@@ -19,7 +19,7 @@ export class ResendCallback {
     if (order.status !== 'success' && order.status !== 'failed') {
       throw new AppError('INVALID_STATE', `callbacks are sent for success and failed orders only; this order is ${order.status}`);
     }
-    const round = await this.deps.callbacks.startRound(order.id, this.deps.clock.now(), by.requestId);
+    const round = await this.deps.callbacks.startRound(order.id, this.deps.ids.uuid(), this.deps.clock.now(), by.requestId);
     this.deps.wake();
     return { round };
   }

@@ -91,13 +91,21 @@ export class CallbacksRepo {
     await this.db.updateTable('callback_deliveries').set({ status: 'skipped', next_attempt_at: null, updated_at: now }).where('id', '=', d.id).execute();
   }
 
-  /** A new round of up to four attempts (resend), enqueued in one transaction. */
-  async startRound(orderId: string, now: number, requestId?: string): Promise<number> {
+  /**
+   * A new round of up to four attempts (resend): its delivery opened and its job enqueued in
+   * one transaction. The round is taken from the opened deliveries, so it is opened here,
+   * not when its job runs: two resends in a row are two rounds (the order's row lock on
+   * PostgreSQL, and SQLite's one writer, keep two from reading the same last round).
+   */
+  async startRound(orderId: string, newId: string, now: number, requestId?: string): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
+      let order = trx.selectFrom('orders').select('reseller_id').where('id', '=', orderId);
+      if (this.dialect === 'postgres') order = order.forUpdate();
+      const { reseller_id } = await order.executeTakeFirstOrThrow();
       const last = await trx.selectFrom('callback_deliveries').select((eb) => eb.fn.max('round').as('r')).where('order_id', '=', orderId).executeTakeFirst();
       const round = Number(last?.r ?? 1) + 1;
-      const order = await trx.selectFrom('orders').select('reseller_id').where('id', '=', orderId).executeTakeFirstOrThrow();
-      await enqueueCallback(trx, { orderId, resellerId: order.reseller_id, round, requestId }, now);
+      await openDelivery(trx, orderId, round, newId, now);
+      await enqueueCallback(trx, { orderId, resellerId: reseller_id, round, requestId }, now);
       return round;
     });
   }

@@ -273,6 +273,32 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     }
   });
 
+  it('resends asked at once are one round each, each delivered once with its own callback id', async () => {
+    const rx = await startReceiver();
+    await setCallbackUrl(rx.url);
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      await until(() => rx.received.length >= 1 || undefined);
+      const orderId = (await t.client.get(`/order-status?ref_id=${ref}`)).body.data.order_id as string;
+      // Before any of their jobs runs: the rounds must not be read from the deliveries made so far only.
+      const rounds = await Promise.all([1, 2, 3].map(() => t.platform.resendCallback.execute(orderId)));
+      expect(rounds.map((r) => r.round).sort()).toEqual([2, 3, 4]);
+      await until(() => rx.received.length >= 4 || undefined);
+      await sleep(300);
+      expect(rx.received).toHaveLength(4);
+      expect(new Set(rx.received.map((r) => r.headers['x-callback-id'])).size).toBe(4);
+      const log = await until(async () => {
+        const l = await t.platform.callbacks.log(orderId);
+        return l.every((d) => d.status === 'delivered') ? l : undefined;
+      });
+      expect(log.map((d) => [d.round, d.attempts])).toEqual([[1, 1], [2, 1], [3, 1], [4, 1]]);
+    } finally {
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  });
+
   it('resend is refused for a processing order (API v1 keeps its documented 400 VALIDATION_ERROR)', async () => {
     const ref = uniqueRef();
     await t.platform.runner.stop();
