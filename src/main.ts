@@ -254,8 +254,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   }
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock }) };
   const { onSend } = resellerPipeline(pipelineDeps);
-  app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) onSend(req, reply, payload, done);
+    else done(null, payload);
   });
   const apiErrorLog = new ApiErrorLog({
     repo: new ApiErrorsRepo(db), clock, enabled: config.apiErrorLog, onError: (err) => logger.error({ err }, 'writing recent API errors failed'),
