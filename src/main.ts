@@ -49,8 +49,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   app.addHook('onReady', startRequestHelpers);
   const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock }) };
   const { onSend } = resellerPipeline(pipelineDeps);
-  app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) await onSend(req, reply);
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) onSend(req, reply, payload, done);
+    else done(null, payload);
   });
   // Refused API v1 requests of a known API key, for the dashboard: only the error path pays,
   // and only an append to memory (ApiErrorLog writes in batches off the request path).

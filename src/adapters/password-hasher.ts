@@ -8,6 +8,12 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, stored: string): Promise<boolean>;
+  /**
+   * A stored form no password matches (a random salt and key) whose verify costs what a
+   * real one costs: for unknown accounts. Made without deriving anything, so it adds no
+   * scrypt run (32 MB at 2^15) beside the verify.
+   */
+  unmatchable(): string;
 }
 
 const KEY_LEN = 32;
@@ -18,12 +24,13 @@ const derive = (password: string, salt: Buffer, o: ScryptOptions) =>
 
 /** cost: scrypt N (a power of two). 2^15 for people; tests may pass less to stay quick. */
 export function scryptHasher(cost = 2 ** 15): PasswordHasher {
+  const stored = (salt: Buffer, key: Buffer) => `scrypt$${cost}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
   return {
     async hash(password) {
       const salt = randomBytes(16);
-      const key = await derive(password, salt, { N: cost, r: 8, p: 1 });
-      return `scrypt$${cost}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+      return stored(salt, await derive(password, salt, { N: cost, r: 8, p: 1 }));
     },
+    unmatchable: () => stored(randomBytes(16), randomBytes(KEY_LEN)),
     async verify(password, stored) {
       const [scheme, n, r, p, salt, hash] = stored.split('$');
       if (scheme !== 'scrypt' || !salt || !hash) return false;

@@ -7,6 +7,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { overLongSegment, sendError } from './errors.js';
 import { useStrictBodies } from './validation.js';
 import { accessLog, type RequestObserver } from './access-log.js';
+import { lazyRequestLogger } from './request-logger.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_BODY_BYTES = 4096;
@@ -29,6 +30,7 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
     clientErrorHandler: clientErrorHandler(opts.logger),
     // One line per request instead (access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     // A graceful stop (SIGTERM) serves what reached it: a request accepted while closing
     // gets its answer, not Fastify's 503, which a proxy would pass on (it retries only a
     // refused connection). New connections are refused from the start of the close.
@@ -37,13 +39,21 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
   useStrictBodies(app);
   accessLog(app, opts.observe ?? null);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // The hooks every request runs are callback-style: an async hook costs a promise and a
+  // turn of the microtask queue per request, for work that is synchronous.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
   // Query and path values enter here on every API; bodies in parseJsonBody.
-  app.addHook('preValidation', async (req) => {
-    assertTextDeep(req.query);
-    assertTextDeep(req.params);
+  app.addHook('preValidation', (req, _reply, done) => {
+    try {
+      assertTextDeep(req.query);
+      assertTextDeep(req.params);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
   const served: ServedRoute[] = [];
   servedRoutes.set(app, served);

@@ -90,17 +90,23 @@ export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimit
       }
     },
 
-    async preValidation(req: FastifyRequest) {
-      if (req.method !== 'POST') return;
+    // preValidation and onSend are callback-style hooks: most requests pass straight
+    // through them (a GET; a response with its rate headers), without a promise.
+    preValidation(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+      if (req.method !== 'POST') return done();
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      await verify(req, req.principal!, raw);
-      req.body = parseJsonBody(raw);
+      verify(req, req.principal!, raw).then(() => {
+        req.body = parseJsonBody(raw);
+      }).then(() => done(), done);
     },
 
     /** Every response carries rate headers; callers we could not identify are counted per IP. */
-    async onSend(req: FastifyRequest, reply: FastifyReply) {
-      if (reply.hasHeader('x-ratelimit-limit')) return;
-      setRateHeaders(reply, await deps.limiter.consume(`ip:${req.ip}`, limitOf('gold')));
+    onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
+      if (reply.hasHeader('x-ratelimit-limit')) return done(null, payload);
+      deps.limiter.consume(`ip:${req.ip}`, limitOf('gold')).then((state) => {
+        setRateHeaders(reply, state);
+        done(null, payload);
+      }, done);
     },
   };
 }

@@ -38,7 +38,7 @@ export class CatalogCache {
   private views = new Map<string, Promise<View>>();
   private categories = new Map<string, Promise<CatalogCategory[]>>();
   private gate = new Map<string, Promise<boolean>>();
-  private pages = new Map<string, Promise<string>>();
+  private pages = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly repo: CatalogRepo,
@@ -109,9 +109,10 @@ export class CatalogCache {
    * A rendering of catalog data (e.g. the serialized bytes of a GET /products page) that
    * depends only on what this viewer's catalog view holds and on `key` (the normalized
    * query): kept under the same version as the view, so it is dropped with it. Serializing
-   * 50 products was most of a cached GET /products.
+   * 50 products was most of a cached GET /products; bytes rather than text, so that
+   * sending them encodes nothing either.
    */
-  async rendered(who: CatalogViewer, key: string, render: () => Promise<string>): Promise<string> {
+  async rendered(who: CatalogViewer, key: string, render: () => Promise<Buffer>): Promise<Buffer> {
     const m = await this.maps(who.versions);
     return m ? CatalogCache.memo(m.pages, `${who.resellerId}\u0000${who.tier}\u0000${key}`, render, MAX_RENDERED) : render();
   }

@@ -46,7 +46,7 @@ export class ResellerQueries {
    * is the same bytes until the catalog changes. Validation errors are thrown first, as
    * by listProducts.
    */
-  async renderedProducts(who: ResellerPrincipal, q: Query, render: (page: Paged<CatalogProduct>) => string): Promise<string> {
+  async renderedProducts(who: ResellerPrincipal, q: Query, render: (page: Paged<CatalogProduct>) => Buffer): Promise<Buffer> {
     const page = parsePage(q);
     const slug = typeof q.category_slug === 'string' && q.category_slug !== '' ? q.category_slug : null;
     if (slug !== null && slug.length > MAX_SLUG) throw new AppError('VALIDATION_ERROR', `category_slug must be at most ${MAX_SLUG} characters`);

@@ -39,7 +39,7 @@ export const bearerToken = (authorization: string | undefined) => /^Bearer\s+(\S
  * same way (and take the same time), and attempts are throttled.
  */
 export class Sessions {
-  private dummyHash: Promise<string> | null = null;
+  private dummyHash: string | null = null;
 
   constructor(
     private readonly deps: {
@@ -77,8 +77,10 @@ export class Sessions {
         ? await accounts.operatorByEmail(normalized).then((o) => (o && o.disabled_at === null ? { id: o.id, hash: o.password_hash } : null))
         : await accounts.resellerLogin(normalized).then((r) => (r && r.password_hash ? { id: r.id, hash: r.password_hash } : null));
     // Verify against a throwaway hash for unknown emails so both answers take as long.
-    this.dummyHash ??= hasher.hash(randomBytes(16).toString('hex'));
-    const ok = await hasher.verify(password, record?.hash ?? (await this.dummyHash));
+    // (Once computed with hash(), started beside the first sign-in's verify: two scrypt
+    // runs at once, 64 MB, most of the service's peak memory.)
+    this.dummyHash ??= hasher.unmatchable();
+    const ok = await hasher.verify(password, record?.hash ?? this.dummyHash);
     if (!record || !ok) throw new AppError('INVALID_CREDENTIALS', 'email or password is wrong');
     return this.open(kind, record.id);
   }

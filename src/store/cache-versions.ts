@@ -34,12 +34,15 @@ export interface HeldVersions {
 
 /**
  * The read on SQLite, one prepared statement run synchronously: Kysely's query
- * building was most of its cost, and it runs on every request. It holds Kysely's
- * connection mutex (connection()), so it never reads inside another open transaction.
+ * building was most of its cost, and it runs on every request. It never reads inside
+ * another open transaction: with none open on the handle it runs at once (nothing can
+ * interleave with a synchronous read), else it waits for Kysely's connection mutex
+ * (connection()), held by that transaction until it ends.
  */
 export function sqliteVersionReader(db: Kysely<DB>, sqlite: SQLite.Database): () => Promise<CacheVersions> {
   const stmt = sqlite.prepare(VERSIONS_SQL).raw();
-  return () => db.connection().execute(async () => toVersions(stmt.all() as [string, number][]));
+  const read = () => toVersions(stmt.all() as [string, number][]);
+  return async () => (sqlite.inTransaction ? db.connection().execute(async () => read()) : read());
 }
 
 /**

@@ -42,13 +42,15 @@ export function resellerApi(deps: ResellerApiDeps) {
       return { success: true, data: { categories: categories.map(present.category) } };
     });
 
-    // The page's JSON text is cached with the catalog (ResellerQueries.renderedProducts):
-    // sent as a string, with the type Fastify gives a serialized object.
+    // The page's JSON bytes are cached with the catalog (ResellerQueries.renderedProducts):
+    // sent as they are, with the type Fastify gives a serialized object. Returned, not
+    // `reply.send()` then `return reply`: an async handler returning the reply (a thenable)
+    // makes the promise wait on it, one more listener on the response per request.
     app.get<Q>('/products', async (req, reply) => {
       const body = await queries.renderedProducts(principalOf(req), req.query, (r) =>
-        JSON.stringify({ success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) }));
+        Buffer.from(JSON.stringify({ success: true, data: { products: r.items.map(present.product) }, meta: pageMeta(r.total, r.page) })));
       reply.header('cache-control', CATALOG_CACHE).header('vary', 'X-Api-Key').type('application/json; charset=utf-8');
-      return reply.send(body);
+      return body;
     });
 
     app.post('/order', async (req) => {
