@@ -45,7 +45,7 @@ import { CatalogRepo } from './store/catalog-repo.js';
 import { sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
 import { PostgresVersionFeed } from './store/postgres-version-feed.js';
 import { CatalogCache } from './services/catalog-cache.js';
-import { openDatabase, type Database } from './store/db.js';
+import { DEFAULT_POOL_SIZE, openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
 import { OperatorOrdersRepo } from './store/operator-orders-repo.js';
@@ -139,6 +139,13 @@ export interface PlatformOverrides {
    * connection to use none of them.
    */
   storeHelpers?: boolean;
+  /**
+   * This process will run the job runner (startBackground): on PostgreSQL its pool gets a
+   * connection per worker slot on top of the default. Each running job holds one
+   * connection at a time, and its commits wait on the WAL flush: with fewer connections
+   * than slots the jobs queued for a connection, and fewer commits shared each flush.
+   */
+  runsWorker?: boolean;
 }
 
 /**
@@ -159,7 +166,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds;
   const helpers = overrides.storeHelpers ?? true;
-  const database = openDatabase(config.store, { threads: helpers });
+  const poolSize = overrides.runsWorker ? DEFAULT_POOL_SIZE + config.worker.concurrency : undefined;
+  const database = openDatabase(config.store, { threads: helpers, poolSize });
   await migrateToLatest(database);
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const secrets = createSecretBox(masterKey);
