@@ -141,7 +141,7 @@ export interface PlatformOverrides {
   storeHelpers?: boolean;
   /**
    * This process will run the job runner (startBackground): on PostgreSQL its pool gets a
-   * connection per worker slot on top of the default. Each running job holds one
+   * connection per worker slot on top of the default, up to WORKER_POOL_CAP. Each running job holds one
    * connection at a time, and its commits wait on the WAL flush: with fewer connections
    * than slots the jobs queued for a connection, and fewer commits shared each flush.
    */
@@ -155,6 +155,14 @@ export interface PlatformOverrides {
  */
 const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
 
+/**
+ * Most PostgreSQL connections a process running the worker opens, whatever
+ * WORKER_CONCURRENCY says: two API servers (10 each) and a worker stay well under
+ * PostgreSQL's default max_connections of 100 (a worker of 128 slots once took 138 and
+ * left no connection for anyone else).
+ */
+const WORKER_POOL_CAP = 40;
+
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
 
@@ -166,7 +174,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds;
   const helpers = overrides.storeHelpers ?? true;
-  const poolSize = overrides.runsWorker ? DEFAULT_POOL_SIZE + config.worker.concurrency : undefined;
+  const poolSize = overrides.runsWorker ? Math.min(DEFAULT_POOL_SIZE + config.worker.concurrency, WORKER_POOL_CAP) : undefined;
   const database = openDatabase(config.store, { threads: helpers, poolSize });
   await migrateToLatest(database);
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
