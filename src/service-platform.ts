@@ -45,7 +45,7 @@ import { SupplyRepo } from './store/supply-repo.js';
 import { CatalogRepo } from './store/catalog-repo.js';
 import { sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
 import type { PostgresVersionFeed } from './store/postgres-version-feed.js';
-import { openDatabase, type Database } from './store/db.js';
+import { DEFAULT_POOL_SIZE, openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
 import { migrateToLatest } from './store/migrate.js';
 import { OperatorOrdersRepo } from './store/operator-orders-repo.js';
@@ -137,6 +137,13 @@ export interface PlatformOverrides {
   storeHelpers?: boolean;
   /** Collect metrics when METRICS_PORT allows (default on); a one-shot command has no scraper (and skips loading prom-client). */
   metrics?: boolean;
+  /**
+   * This process will run the job runner (startBackground): on PostgreSQL its pool gets a
+   * connection per worker slot on top of the default, up to WORKER_POOL_CAP. Each running job holds one
+   * connection at a time, and its commits wait on the WAL flush: with fewer connections
+   * than slots the jobs queued for a connection, and fewer commits shared each flush.
+   */
+  runsWorker?: boolean;
 }
 
 /**
@@ -145,6 +152,14 @@ export interface PlatformOverrides {
  * groups one at a time: OrderGroupQueue). Sizes bound the wait of the last order in a group.
  */
 const ORDER_GROUPS = { sqlite: { maxSize: 64, concurrency: 1 }, postgres: { maxSize: 32, concurrency: 4 } } as const;
+
+/**
+ * Most PostgreSQL connections a process running the worker opens, whatever
+ * WORKER_CONCURRENCY says: two API servers (10 each) and a worker stay well under
+ * PostgreSQL's default max_connections of 100 (a worker of 128 slots once took 138 and
+ * left no connection for anyone else).
+ */
+const WORKER_POOL_CAP = 40;
 
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
@@ -157,7 +172,8 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds;
   const helpers = overrides.storeHelpers ?? true;
-  const database = openDatabase(config.store, { threads: helpers });
+  const poolSize = overrides.runsWorker ? Math.min(DEFAULT_POOL_SIZE + config.worker.concurrency, WORKER_POOL_CAP) : undefined;
+  const database = openDatabase(config.store, { threads: helpers, poolSize });
   await migrateToLatest(database);
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const secrets = createSecretBox(masterKey);

@@ -71,7 +71,7 @@ async function serve(args: string[]) {
   tuneHeapGrowth(config.heapGrowingPercent);
   progress(`opening the ${config.store.kind} store and running migrations`);
   const { createPlatform } = await platformModule();
-  const platform = await createPlatform(config);
+  const platform = await createPlatform(config, { runsWorker: config.inProcessWorker });
   // The port first: credentials are created only once they can be printed (a start that
   // died on a taken port used to create them, print nothing, and never show them again).
   let address: string;
@@ -118,7 +118,7 @@ async function worker(args: string[]) {
   const config = loadConfig();
   tuneHeapGrowth(config.heapGrowingPercent);
   const { createServicePlatform } = await servicesModule();
-  const platform = await createServicePlatform(config);
+  const platform = await createServicePlatform(config, { runsWorker: true });
   await listenMetrics(platform);
   platform.startBackground();
   process.stdout.write(`topup worker ${platform.runner.workerId} running (store: ${config.store.kind})\n`);

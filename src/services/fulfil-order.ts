@@ -52,9 +52,9 @@ export class FulfilOrder {
 
   private async run(job: FulfilJob): Promise<Next> {
     const { repo } = this.deps;
-    const order = await repo.order(job.payload.orderId);
-    if (!order || order.status !== 'processing') return { done: true };
-    const routes = await repo.routes(order.productCode);
+    const read = await repo.orderWithRoutes(job.payload.orderId);
+    if (!read || read.order.status !== 'processing') return { done: true };
+    const { order, routes } = read;
 
     if (order.supplierId) {
       // The route may have been disabled since we submitted; we still must ask that supplier.
@@ -99,10 +99,10 @@ export class FulfilOrder {
       const result = await this.safeSubmit(route, order, job);
       switch (result.outcome) {
         case 'success':
-          await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
+          await this.supplierAnswered(route);
           return this.succeed(order, result.voucherCode, job);
         case 'accepted':
-          await repo.recordSupplierResult(route.supplierId, true, null, clock.now());
+          await this.supplierAnswered(route);
           return this.pollLater(order, job);
         case 'ambiguous':
           // Counts towards "unreachable several times in a row" for the gate; routing-wise
@@ -117,6 +117,11 @@ export class FulfilOrder {
       }
     }
     return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
+  }
+
+  /** A success ends the supplier's run of failures: written only if the route's read showed one. */
+  private async supplierAnswered(route: UsableRoute): Promise<void> {
+    if (route.failing) await this.deps.repo.recordSupplierResult(route.supplierId, true, null, this.deps.clock.now());
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {

@@ -74,9 +74,12 @@ export class CallbacksRepo {
     });
     if (this.dialect === 'postgres') {
       // One statement (data-modifying CTEs): one round trip and an implicit transaction
-      // instead of five (begin, three statements, commit) per attempt.
+      // instead of five (begin, three statements, commit) per attempt. Its commit does not
+      // wait for the WAL flush (synchronous_commit off for this transaction alone): lost in a
+      // crash, it only makes the attempt happen again, with the same callback id, which the
+      // settlement's commit made durable (docs/architecture.md, "Callback attempts").
       const { attempt, delivery, job: jobStep } = steps(this.db);
-      await sql`with attempt as (${attempt}), delivery as (${delivery})${jobStep ? sql`, job as (${jobStep})` : sql``} select 1`.execute(this.db);
+      await sql`with attempt as (${attempt}), delivery as (${delivery})${jobStep ? sql`, job as (${jobStep})` : sql``} select set_config('synchronous_commit', 'off', true)`.execute(this.db);
       return;
     }
     await this.db.transaction().execute(async (trx) => {

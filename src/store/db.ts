@@ -62,6 +62,9 @@ export interface OpenOptions {
   threads?: boolean;
 }
 
+/** PostgreSQL connections a process opens at most, unless told otherwise (OpenOptions.poolSize). */
+export const DEFAULT_POOL_SIZE = 10;
+
 /** How long a PostgreSQL pool connection lives before it is replaced (see openDatabase). */
 const POOL_LIFETIME_SECONDS = 300;
 
@@ -104,7 +107,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
   // life, made for the tables' size when it was chosen. An analyze invalidates it, but only
   // where autovacuum runs: without it a young store's order lookup by id stayed a
   // sequential scan of every order (docs/architecture.md, stop 22).
-  const pool = new (loadPg().Pool)({ connectionString: store.url, max: opts.poolSize ?? 10, maxLifetimeSeconds: opts.poolLifetimeSeconds ?? POOL_LIFETIME_SECONDS });
+  const pool = new (loadPg().Pool)({ connectionString: store.url, max: opts.poolSize ?? DEFAULT_POOL_SIZE, maxLifetimeSeconds: opts.poolLifetimeSeconds ?? POOL_LIFETIME_SECONDS });
   // An idle connection the server closed (restart, failover) must not crash the process:
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { REFUND_CEILING_MINOR } from '../domain/money.js';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Failure } from '../domain/failure.js';
 import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
-import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
+import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow, type Executor } from './jobs-repo.js';
 import { newestKeySecret, openDelivery, readTarget, type Delivery, type PreparedCallback } from './callbacks-repo.js';
 import { toRecord } from './order-row.js';
 import type { DB, OrdersTable } from './schema.js';
@@ -54,6 +55,13 @@ export interface UsableRoute {
   /** What the route expects the supplier to charge, minor units (null: route gone). */
   cost: number | null;
   options: RouteOptions;
+  /**
+   * The supplier's health row showed a run of failures (or an error) when the route was
+   * read: only then does a success write it (recordSupplierResult), a round trip saved per
+   * fulfilled order otherwise. A failure another worker records after that read stays
+   * until the next success that reads it.
+   */
+  failing: boolean;
 }
 
 /** Store side of fulfilment: read the order and its routes, record progress, finish it. */
@@ -64,42 +72,57 @@ export class FulfilmentRepo {
     private readonly dialect?: Dialect,
   ) {}
 
-  async order(id: string): Promise<FulfilmentOrder | null> {
-    const r = await this.db
+  private orderQuery(db: Executor, id: string) {
+    return db
       .selectFrom('orders as o')
       .innerJoin('products as p', 'p.code', 'o.product_code')
       .select(['o.id', 'o.reseller_id', 'o.status', 'o.product_code', 'o.target', 'o.zone', 'o.price', 'p.kind', 'p.limit_gated', 'o.checker_verified', 'o.supplier_id', 'o.supplier_sku', 'o.routes_tried', 'o.created_at'])
-      .where('o.id', '=', id)
-      .executeTakeFirst();
-    if (!r) return null;
-    return {
-      id: r.id, resellerId: r.reseller_id, status: r.status, productCode: r.product_code, target: r.target, zone: r.zone,
-      price: Number(r.price), kind: r.kind, limitGated: r.limit_gated === 1, checkerVerified: r.checker_verified === 1,
-      supplierId: r.supplier_id, supplierSku: r.supplier_sku, routesTried: Number(r.routes_tried), createdAt: Number(r.created_at),
-    };
+      .where('o.id', '=', id);
+  }
+
+  async order(id: string): Promise<FulfilmentOrder | null> {
+    const r = await this.orderQuery(this.db, id).executeTakeFirst();
+    return r ? toFulfilmentOrder(r) : null;
   }
 
   /** Enabled routes to enabled suppliers the operator has not put in maintenance, best first. */
-  async routes(productCode: string): Promise<UsableRoute[]> {
-    const rows = await this.db
+  private routesQuery(db: Executor, productCode: string | RawBuilder<string>) {
+    return db
       .selectFrom('product_routes as r')
       .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
+      .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
       .select(['s.id', 's.name', 's.adapter', 'r.supplier_sku', 'r.cost', 'r.options'])
+      .select(sql<boolean>`coalesce(h.consecutive_failures <> 0 or h.last_error is not null, false)`.as('failing'))
       .where('r.product_code', '=', productCode)
       .where('r.enabled', '=', 1)
       .where('s.enabled', '=', 1)
       .where('s.status', '=', 'active')
       .orderBy('r.priority')
-      .orderBy('r.id')
-      .execute();
-    return rows.map((r) => ({ supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku, cost: Number(r.cost), options: parseRouteOptions(r.options) }));
+      .orderBy('r.id');
+  }
+
+  /**
+   * An order and its product's usable routes (routesQuery). On PostgreSQL one round trip
+   * instead of two (the routes as a JSON array beside the order): each is one more wait on
+   * the worker's event loop and the two shared cores, per order.
+   */
+  async orderWithRoutes(id: string): Promise<{ order: FulfilmentOrder; routes: UsableRoute[] } | null> {
+    if (this.dialect !== 'postgres') {
+      const order = await this.order(id);
+      return order && { order, routes: (await this.routesQuery(this.db, order.productCode).execute()).map(toUsableRoute) };
+    }
+    const r = await this.orderQuery(this.db, id)
+      .select(() => jsonArrayFrom(this.routesQuery(this.db, sql.ref<string>('o.product_code'))).as('routes'))
+      .executeTakeFirst();
+    if (!r) return null;
+    return { order: toFulfilmentOrder(r), routes: (r.routes as RouteRow[]).map(toUsableRoute) };
   }
 
   /** An order's supplier and SKU when its route is no longer usable (disabled, or deleted: then no cost or options). */
   async supplierRoute(supplierId: string, sku: string, productCode: string): Promise<UsableRoute> {
     const s = await this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('id', '=', supplierId).executeTakeFirstOrThrow();
     const r = await this.db.selectFrom('product_routes').select(['cost', 'options']).where('supplier_id', '=', supplierId).where('supplier_sku', '=', sku).where('product_code', '=', productCode).executeTakeFirst();
-    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku, cost: r ? Number(r.cost) : null, options: parseRouteOptions(r?.options) };
+    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku, cost: r ? Number(r.cost) : null, options: parseRouteOptions(r?.options), failing: true };
   }
 
   /** An upstream told us an order moved: run its fulfilment job now instead of at the next poll. */
@@ -304,6 +327,31 @@ export class FulfilmentRepo {
 }
 
 class NotProcessing extends Error {}
+
+type OrderRow = Pick<Selectable<OrdersTable>, 'id' | 'reseller_id' | 'status' | 'product_code' | 'target' | 'zone' | 'price' | 'checker_verified' | 'supplier_id' | 'supplier_sku' | 'routes_tried' | 'created_at'> & { kind: 'instant' | 'voucher'; limit_gated: number };
+
+function toFulfilmentOrder(r: OrderRow): FulfilmentOrder {
+  return {
+    id: r.id, resellerId: r.reseller_id, status: r.status, productCode: r.product_code, target: r.target, zone: r.zone,
+    price: Number(r.price), kind: r.kind, limitGated: r.limit_gated === 1, checkerVerified: r.checker_verified === 1,
+    supplierId: r.supplier_id, supplierSku: r.supplier_sku, routesTried: Number(r.routes_tried), createdAt: Number(r.created_at),
+  };
+}
+
+interface RouteRow {
+  id: string;
+  name: string;
+  adapter: string;
+  supplier_sku: string;
+  cost: number | string | null;
+  options: string | null;
+  /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
+  failing: boolean | number;
+}
+
+const toUsableRoute = (r: RouteRow): UsableRoute => ({
+  supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku, cost: Number(r.cost), options: parseRouteOptions(r.options), failing: Boolean(r.failing),
+});
 
 /** A supplier's sealed credentials (open them with the secret box). */
 export async function supplierCredentials(db: Kysely<DB>, supplierId: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSandboxSwitches } from '../../src/adapters/suppliers/sandbox.js';
 import { UNREACHABLE_AFTER } from '../../src/store/catalog-repo.js';
+import { FulfilmentRepo } from '../../src/store/fulfilment-repo.js';
 import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { stateSnapshot } from '../support/resellers.js';
@@ -50,6 +51,27 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
     // completed_at never moves afterwards.
     await new Promise((res) => setTimeout(res, 50));
     expect((await t.client.get(`/order-status?ref_id=${ref}`)).body.data.completed_at).toBe(o.completed_at);
+  });
+
+  it("a success ends its supplier's run of failures, and leaves a healthy supplier's row unwritten", async () => {
+    const { db } = t.platform.database;
+    const route = await db.selectFrom('product_routes').select('supplier_id').where('product_code', '=', 'FF-100').orderBy('priority').orderBy('id').executeTakeFirstOrThrow();
+    const health = async () => {
+      const h = await db.selectFrom('supplier_health').selectAll().where('supplier_id', '=', route.supplier_id).executeTakeFirstOrThrow();
+      return { failures: Number(h.consecutive_failures), error: h.last_error, at: Number(h.updated_at) };
+    };
+    // One failure recorded (below the gate's threshold): the route's read shows it, so the success writes.
+    await new FulfilmentRepo(db, t.platform.database.dialect).recordSupplierResult(route.supplier_id, false, 'timeout', 1000);
+    const first = await place('FF-100', '123456789');
+    expect((await waitForTerminal(t.client, first.ref)).status).toBe('success');
+    const reset = await health();
+    expect(reset).toMatchObject({ failures: 0, error: null });
+    expect(reset.at).toBeGreaterThan(1000);
+    // Healthy when read: the next success writes nothing.
+    await db.updateTable('supplier_health').set({ updated_at: 2000 }).where('supplier_id', '=', route.supplier_id).execute();
+    const second = await place('FF-100', '123456789');
+    expect((await waitForTerminal(t.client, second.ref)).status).toBe('success');
+    expect(await health()).toEqual({ failures: 0, error: null, at: 2000 });
   });
 
   it('a voucher order delivers SRL-<token>/<code>', async () => {
