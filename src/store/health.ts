@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from './db.js';
-import { migrationNames, MIGRATION_TABLE } from './migrate.js';
+import { migrationState } from './migrate.js';
 
 /** The store answers a trivial query (rejects with its error). */
 export async function storeAnswers(database: Database): Promise<string> {
@@ -13,11 +13,7 @@ export async function storeAnswers(database: Database): Promise<string> {
  * this build) and none unknown (a newer version migrated it). Rejects naming them.
  */
 export async function migrationsCurrent(database: Database): Promise<string> {
-  const rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(database.db);
-  const applied = new Set(rows.rows.map((r) => r.name));
-  const known = await migrationNames();
-  const pending = known.filter((n) => !applied.has(n));
-  const unknown = [...applied].filter((n) => !known.includes(n));
+  const { pending, unknown } = await migrationState(database);
   const problems = [...(pending.length ? [`pending: ${pending.join(', ')}`] : []), ...(unknown.length ? [`unknown to this build (a newer version ran): ${unknown.join(', ')}`] : [])];
   if (problems.length) throw new Error(problems.join('; '));
   return 'ok';

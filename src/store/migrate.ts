@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from './db.js';
 import { initial } from './migrations/001_initial.js';
 import { fulfilment } from './migrations/002_fulfilment.js';
@@ -60,7 +60,23 @@ export async function migrationNames(): Promise<string[]> {
 /** Kysely's record of what ran (its default table name). */
 export const MIGRATION_TABLE = 'kysely_migration';
 
+/**
+ * The store's migration record against this build: migrations pending (an older store put
+ * under this build) and unknown (a newer version migrated it). Rejects when there is no
+ * record (a new store).
+ */
+export async function migrationState(database: Database): Promise<{ pending: string[]; unknown: string[] }> {
+  const rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(database.db);
+  const applied = new Set(rows.rows.map((r) => r.name));
+  const known = await migrationNames();
+  return { pending: known.filter((n) => !applied.has(n)), unknown: [...applied].filter((n) => !known.includes(n)) };
+}
+
 export async function migrateToLatest(db: Database): Promise<string[]> {
+  // Every start but the first after an upgrade has nothing to run: one read tells, without
+  // the Migrator's schema introspection and lock (most of a quick CLI command's store time).
+  const state = await migrationState(db).catch(() => null);
+  if (state && state.pending.length === 0 && state.unknown.length === 0) return [];
   return run(new Migrator({ db: db.db, provider: provider(db) }).migrateToLatest());
 }
 
