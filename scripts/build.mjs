@@ -68,6 +68,8 @@ export async function build() {
       let rel = path.relative(path.dirname(f), path.join(tmp, 'vendor', `${name}.js`)).split(path.sep).join('/');
       if (!rel.startsWith('.')) rel = `./${rel}`;
       code = code.replaceAll(`from "${name}"`, `from "${rel}"`).replaceAll(`import("${name}")`, `import("${rel}")`);
+      // A subpath (kysely/helpers/…) is not in the bundle: it would load the package's many files again.
+      if (code.includes(`from "${name}/`) || code.includes(`import("${name}/`)) throw new Error(`${path.relative(tmp, f)} imports a subpath of ${name}, which dist/vendor does not bundle: import from '${name}' itself`);
     }
     writeFileSync(f, code);
   }

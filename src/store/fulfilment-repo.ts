@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Failure } from '../domain/failure.js';
 import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js';
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
@@ -112,7 +111,9 @@ export class FulfilmentRepo {
       return order && { order, routes: (await this.routesQuery(this.db, order.productCode).execute()).map(toUsableRoute) };
     }
     const r = await this.orderQuery(this.db, id)
-      .select(() => jsonArrayFrom(this.routesQuery(this.db, sql.ref<string>('o.product_code'))).as('routes'))
+      // The routes as one JSON array column (what kysely/helpers/postgres' jsonArrayFrom
+      // writes; that module would load the whole unbundled kysely beside dist/vendor's).
+      .select(() => sql<RouteRow[]>`(select coalesce(json_agg(agg), '[]') from ${this.routesQuery(this.db, sql.ref<string>('o.product_code'))} as agg)`.as('routes'))
       .executeTakeFirst();
     if (!r) return null;
     return { order: toFulfilmentOrder(r), routes: (r.routes as RouteRow[]).map(toUsableRoute) };
