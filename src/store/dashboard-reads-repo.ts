@@ -37,8 +37,9 @@ export class DashboardReadsRepo {
   private searched(f: OrderSearch, by: 'ref' | 'time') {
     let q = this.db.selectFrom('orders').where('reseller_id', '=', f.resellerId);
     if (f.statuses) q = q.where('status', 'in', f.statuses);
-    // `+created_at` is SQLite's way to keep a term out of index choice.
-    const createdAt = by === 'ref' && this.dialect === 'sqlite' ? sql<number>`+created_at` : sql<number>`created_at`;
+    // On the ref_id range the date terms are filters only, on both stores: PostgreSQL too
+    // chose the created_at index for the count and walked the range's millions of orders.
+    const createdAt = by === 'ref' ? this.unindexedCreatedAt() : sql<number>`created_at`;
     if (f.from !== null) q = q.where(createdAt, '>=', f.from);
     if (f.to !== null) q = q.where(createdAt, '<=', f.to);
     if (f.productCode !== null) q = q.where('product_code', '=', f.productCode);
@@ -106,11 +107,15 @@ export class DashboardReadsRepo {
     return this.newestFirst(f, 'ref').limit(page.limit).offset(page.offset).execute();
   }
 
+  /** created_at kept out of index choice: `+created_at` (SQLite), `created_at + 0` (PostgreSQL). */
+  private unindexedCreatedAt() {
+    return this.dialect === 'sqlite' ? sql<number>`+created_at` : sql<number>`created_at + 0`;
+  }
+
   /** The search newest first on the index `by` names (see searched()). */
   private newestFirst(f: OrderSearch, by: 'ref' | 'time') {
     // On the ref_id range no index may deliver the order: its rows are read and sorted.
-    // `+created_at` (SQLite) and `created_at + 0` (PostgreSQL) keep an index from serving it.
-    const createdAt = by === 'time' ? sql<number>`created_at` : this.dialect === 'sqlite' ? sql<number>`+created_at` : sql<number>`created_at + 0`;
+    const createdAt = by === 'time' ? sql<number>`created_at` : this.unindexedCreatedAt();
     return this.searched(f, by).selectAll().orderBy(createdAt, 'desc').orderBy('id', 'desc');
   }
 
