@@ -40,9 +40,10 @@ export function goals(all: Row[]): Goal[] {
     {
       figure: 'B5 history', goal: 'p99 ≤ 10 ms at every page depth over 10,000,000 orders',
       ...judge(
-        b5Stores.map((s) => b5.filter((r) => r.tags?.store === s).sort((a, b) => (b.p99 ?? 0) - (a.p99 ?? 0))[0]!),
+        // A row that answered nothing within its run (no p99) is the worst of all.
+        b5Stores.map((s) => b5.filter((r) => r.tags?.store === s).sort((a, b) => (b.p99 ?? Number.MAX_VALUE) - (a.p99 ?? Number.MAX_VALUE))[0]!),
         (r) => (r.p99 ?? Infinity) <= 10,
-        (r) => `${storeName(r.tags?.store)} worst ${fmt(r.p99, 0)} ms`,
+        (r) => `${storeName(r.tags?.store)} worst ${r.p99 === null ? `nothing answered in ${DURATION} s (${r.figure.split(',')[0]})` : `${fmt(r.p99, 0)} ms`}`,
         HISTORY_ORDERS < 10_000_000 ? { partial: `ran over ${HISTORY_ORDERS.toLocaleString('en')} orders, not 10,000,000` } : { expect: 2 },
       ),
     },
