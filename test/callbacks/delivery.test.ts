@@ -49,6 +49,21 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
     }
   }
 
+  /** Callbacks pointed at a receiver, one order placed and its first callback received. */
+  async function withDeliveredOrder(body: (rx: Awaited<ReturnType<typeof startReceiver>>, ref: string) => Promise<void>) {
+    const rx = await startReceiver();
+    await setCallbackUrl(rx.url);
+    try {
+      const ref = uniqueRef();
+      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
+      await until(() => rx.received.length >= 1 || undefined);
+      await body(rx, ref);
+    } finally {
+      await setCallbackUrl(null);
+      await rx.close();
+    }
+  }
+
   it('delivers the spec payload, signed over body + timestamp, with a stable callback id', async () => {
     const rx = await startReceiver();
     await setCallbackUrl(rx.url);
@@ -245,12 +260,7 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
   });
 
   it('resellers read their delivery log and resend through API v1, never another reseller’s', async () => {
-    const rx = await startReceiver();
-    await setCallbackUrl(rx.url);
-    try {
-      const ref = uniqueRef();
-      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
-      await until(() => rx.received.length >= 1 || undefined);
+    await withDeliveredOrder(async (rx, ref) => {
       const log = await until(async () => {
         const r = await t.client.get(`/callbacks?ref_id=${ref}`);
         return r.body.data?.deliveries?.[0]?.status === 'delivered' ? r : undefined;
@@ -267,19 +277,11 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
       const other = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
       expect((await other.client.get(`/callbacks?ref_id=${ref}`)).status).toBe(404);
       expect((await other.client.post('/callbacks/resend', { ref_id: ref })).status).toBe(404);
-    } finally {
-      await setCallbackUrl(null);
-      await rx.close();
-    }
+    });
   });
 
   it('resends asked at once are one round each, each delivered once with its own callback id', async () => {
-    const rx = await startReceiver();
-    await setCallbackUrl(rx.url);
-    try {
-      const ref = uniqueRef();
-      await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' });
-      await until(() => rx.received.length >= 1 || undefined);
+    await withDeliveredOrder(async (rx, ref) => {
       const orderId = (await t.client.get(`/order-status?ref_id=${ref}`)).body.data.order_id as string;
       // Before any of their jobs runs: the rounds must not be read from the deliveries made so far only.
       const rounds = await Promise.all([1, 2, 3].map(() => t.platform.resendCallback.execute(orderId)));
@@ -293,10 +295,7 @@ describe.each(storeKinds())('order callbacks (%s)', (kind) => {
         return l.every((d) => d.status === 'delivered') ? l : undefined;
       });
       expect(log.map((d) => [d.round, d.attempts])).toEqual([[1, 1], [2, 1], [3, 1], [4, 1]]);
-    } finally {
-      await setCallbackUrl(null);
-      await rx.close();
-    }
+    });
   });
 
   it('resend is refused for a processing order (API v1 keeps its documented 400 VALIDATION_ERROR)', async () => {
