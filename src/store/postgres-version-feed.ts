@@ -97,7 +97,7 @@ export class PostgresVersionFeed implements HeldVersions {
   read = async (): Promise<CacheVersions> => {
     const at = this.tick;
     this.reads++;
-    const v = toVersions((await this.readPool.query<[string, number]>(this.query)).rows);
+    const v = toVersions((await this.readPool.query<unknown[]>(this.query)).rows[0]);
     if (at >= this.heldAt) {
       this.held = v;
       this.heldAt = at;
