@@ -8,8 +8,8 @@ type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
  * A request's logger (`req.log`) that makes its pino child, bound to the request id, only
  * when the request writes a line. Fastify makes one per request otherwise, and with the
  * request log off (LOG_LEVEL above info: the access log line is not even built) most
- * requests write none: making it (its bindings serialized through the redaction rules)
- * was ~3% of a cached GET /products.
+ * requests write none, and making it serializes its bindings through the redaction rules
+ * (its cost: docs/architecture.md, Performance notes).
  */
 class LazyRequestLogger {
   private made: FastifyBaseLogger | null = null;

@@ -99,10 +99,10 @@ export class FulfilOrder {
       const result = await this.safeSubmit(route, order, job);
       switch (result.outcome) {
         case 'success':
-          await this.supplierAnswered(route);
+          await repo.supplierAnswered(route, clock.now());
           return this.succeed(order, result.voucherCode, job);
         case 'accepted':
-          await this.supplierAnswered(route);
+          await repo.supplierAnswered(route, clock.now());
           return this.pollLater(order, job);
         case 'ambiguous':
           // Counts towards "unreachable several times in a row" for the gate; routing-wise
@@ -117,11 +117,6 @@ export class FulfilOrder {
       }
     }
     return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
-  }
-
-  /** A success ends the supplier's run of failures: written only if the route's read showed one. */
-  private async supplierAnswered(route: UsableRoute): Promise<void> {
-    if (route.failing) await this.deps.repo.recordSupplierResult(route.supplierId, true, null, this.deps.clock.now());
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {

@@ -76,9 +76,8 @@ export class Sessions {
       kind === 'operator'
         ? await accounts.operatorByEmail(normalized).then((o) => (o && o.disabled_at === null ? { id: o.id, hash: o.password_hash } : null))
         : await accounts.resellerLogin(normalized).then((r) => (r && r.password_hash ? { id: r.id, hash: r.password_hash } : null));
-    // Verify against a throwaway hash for unknown emails so both answers take as long.
-    // (Once computed with hash(), started beside the first sign-in's verify: two scrypt
-    // runs at once, 64 MB, most of the service's peak memory.)
+    // Verify against a throwaway hash for unknown emails so both answers take as long. It is
+    // made without scrypt: hashing it beside a verify would run two at once.
     this.dummyHash ??= hasher.unmatchable();
     const ok = await hasher.verify(password, record?.hash ?? this.dummyHash);
     if (!record || !ok) throw new AppError('INVALID_CREDENTIALS', 'email or password is wrong');

@@ -6,7 +6,7 @@ import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js
 import { UNREACHABLE_AFTER } from './catalog-repo.js';
 import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
-import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow, type Executor } from './jobs-repo.js';
+import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
 import { newestKeySecret, openDelivery, readTarget, type Delivery, type PreparedCallback } from './callbacks-repo.js';
 import { toRecord } from './order-row.js';
 import type { DB, OrdersTable } from './schema.js';
@@ -56,9 +56,8 @@ export interface UsableRoute {
   options: RouteOptions;
   /**
    * The supplier's health row showed a run of failures (or an error) when the route was
-   * read: only then does a success write it (recordSupplierResult), a round trip saved per
-   * fulfilled order otherwise. A failure another worker records after that read stays
-   * until the next success that reads it.
+   * read: only then does a success write it (supplierAnswered). A failure another worker
+   * records after that read stays until the next success that reads it.
    */
   failing: boolean;
 }
@@ -71,8 +70,8 @@ export class FulfilmentRepo {
     private readonly dialect?: Dialect,
   ) {}
 
-  private orderQuery(db: Executor, id: string) {
-    return db
+  private orderQuery(id: string) {
+    return this.db
       .selectFrom('orders as o')
       .innerJoin('products as p', 'p.code', 'o.product_code')
       .select(['o.id', 'o.reseller_id', 'o.status', 'o.product_code', 'o.target', 'o.zone', 'o.price', 'p.kind', 'p.limit_gated', 'o.checker_verified', 'o.supplier_id', 'o.supplier_sku', 'o.routes_tried', 'o.created_at'])
@@ -80,13 +79,13 @@ export class FulfilmentRepo {
   }
 
   async order(id: string): Promise<FulfilmentOrder | null> {
-    const r = await this.orderQuery(this.db, id).executeTakeFirst();
+    const r = await this.orderQuery(id).executeTakeFirst();
     return r ? toFulfilmentOrder(r) : null;
   }
 
   /** Enabled routes to enabled suppliers the operator has not put in maintenance, best first. */
-  private routesQuery(db: Executor, productCode: string | RawBuilder<string>) {
-    return db
+  private routesQuery(productCode: string | RawBuilder<string>) {
+    return this.db
       .selectFrom('product_routes as r')
       .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
@@ -108,12 +107,12 @@ export class FulfilmentRepo {
   async orderWithRoutes(id: string): Promise<{ order: FulfilmentOrder; routes: UsableRoute[] } | null> {
     if (this.dialect !== 'postgres') {
       const order = await this.order(id);
-      return order && { order, routes: (await this.routesQuery(this.db, order.productCode).execute()).map(toUsableRoute) };
+      return order && { order, routes: (await this.routesQuery(order.productCode).execute()).map(toUsableRoute) };
     }
-    const r = await this.orderQuery(this.db, id)
+    const r = await this.orderQuery(id)
       // The routes as one JSON array column (what kysely/helpers/postgres' jsonArrayFrom
       // writes; that module would load the whole unbundled kysely beside dist/vendor's).
-      .select(() => sql<RouteRow[]>`(select coalesce(json_agg(agg), '[]') from ${this.routesQuery(this.db, sql.ref<string>('o.product_code'))} as agg)`.as('routes'))
+      .select(() => sql<RouteRow[]>`(select coalesce(json_agg(agg), '[]') from ${this.routesQuery(sql.ref<string>('o.product_code'))} as agg)`.as('routes'))
       .executeTakeFirst();
     if (!r) return null;
     return { order: toFulfilmentOrder(r), routes: (r.routes as RouteRow[]).map(toUsableRoute) };
@@ -300,6 +299,14 @@ export class FulfilmentRepo {
       .values({ supplier_id: supplierId, consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now })
       .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now }))
       .execute();
+  }
+
+  /**
+   * A route's supplier answered: the success ends its run of failures. Nothing to write when
+   * the route's read showed none (UsableRoute.failing): a round trip saved per order.
+   */
+  async supplierAnswered(route: Pick<UsableRoute, 'supplierId' | 'failing'>, now: number) {
+    if (route.failing) await this.recordSupplierResult(route.supplierId, true, null, now);
   }
 
   /**
