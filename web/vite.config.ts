@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * One Vite project, one build per app (`vite build --mode dashboard`, later `--mode admin`):
+ * One Vite project, one build per app (`vite build --mode dashboard`, `--mode admin`):
  * each app is served under its own path (/dashboard/, /admin/) with its own bundle, and both
  * import the same src/shared. See docs/architecture.md, "The web apps".
  */

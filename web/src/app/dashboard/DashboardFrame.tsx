@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { RequireSession } from '../../features/auth/RequireSession.js';
-import { useSignOut } from '../../features/auth/hooks.js';
+import { RequireSession } from '../../features/dashboard/auth/RequireSession.js';
+import { useSignOut } from '../../features/dashboard/auth/hooks.js';
 import { AppLayout } from '../../shared/layout/AppLayout.js';
 import { NAV } from './nav.js';
 

@@ -12,7 +12,7 @@ import { initI18n } from '../../shared/i18n/index.js';
 import { cssVariablesResolver, theme } from '../../shared/theme.js';
 import { messages } from './messages.js';
 import { router } from './routes.js';
-import { SESSION_KEY } from '../../features/auth/hooks.js';
+import { SESSION_KEY } from '../../features/dashboard/auth/hooks.js';
 
 await initI18n(messages);
 const queryClient = createQueryClient(SESSION_KEY);

@@ -1,11 +1,11 @@
-import * as apiErrors from '../../features/api-errors/i18n.js';
-import * as auth from '../../features/auth/i18n.js';
-import * as developers from '../../features/developers/i18n.js';
-import * as home from '../../features/home/i18n.js';
-import * as orders from '../../features/orders/i18n.js';
-import * as products from '../../features/products/i18n.js';
-import * as settings from '../../features/settings/i18n.js';
-import * as wallet from '../../features/wallet/i18n.js';
+import * as apiErrors from '../../features/dashboard/api-errors/i18n.js';
+import * as auth from '../../features/dashboard/auth/i18n.js';
+import * as developers from '../../features/dashboard/developers/i18n.js';
+import * as home from '../../features/dashboard/home/i18n.js';
+import * as orders from '../../features/dashboard/orders/i18n.js';
+import * as products from '../../features/dashboard/products/i18n.js';
+import * as settings from '../../features/dashboard/settings/i18n.js';
+import * as wallet from '../../features/dashboard/wallet/i18n.js';
 import * as common from '../../shared/i18n/common.js';
 import * as nav from './nav-i18n.js';
 
