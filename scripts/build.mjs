@@ -14,8 +14,8 @@ const dist = path.join(root, 'dist');
 const stamp = path.join(dist, '.built');
 
 /**
- * Packages of many small ES modules, loaded by CLI commands: one file each loads ~5x
- * faster (kysely: ~450 files; docs/architecture.md, "Build").
+ * Packages of many small ES modules, loaded by CLI commands: one file each loads much
+ * faster (kysely: ~450 files; docs/architecture.md, "Build", figures in docs/performance.md).
  */
 const VENDOR = ['kysely'];
 

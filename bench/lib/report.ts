@@ -64,7 +64,7 @@ export function writeReport(run: { startedAt: Date; loadBefore: number[] }) {
   const lines = [
     '# Benchmarks',
     '',
-    `Generated whole by \`${[...env, command].join(' ')}\` (bench/run.ts); nothing here is written by hand. Commentary on runs: docs/architecture.md, Performance notes.`,
+    `Generated whole by \`${[...env, command].join(' ')}\` (bench/run.ts); nothing here is written by hand. Commentary on runs: docs/performance.md.`,
     '',
     `Run: ${run.startedAt.toISOString()} → ${finished.toISOString()} (${minutes.toFixed(1)} min) · mode: ${SMOKE ? 'smoke (code paths only: its figures mean nothing)' : 'full'} · stores: ${STORES.join(', ')} · Node ${process.version} · ${cpus.length} × ${cpus[0]?.model ?? 'cpu'} · load average (1/5/15 min) ${load(run.loadBefore)} before, ${load(os.loadavg())} after.`,
     'Each figure is measured beside its baseline in the same run; compare ratios, not absolute numbers.',
@@ -75,7 +75,7 @@ export function writeReport(run: { startedAt: Date; loadBefore: number[] }) {
     '|---|---|---|---|',
     ...g.map((x) => `| ${x.figure} | ${x.goal} | ${x.measured} | ${x.status === 'met' ? 'met' : `**${x.status}**`} |`),
     '',
-    'Where a goal is not met, docs/architecture.md (Performance notes) says what bounds it.',
+    'Where a goal is not met, docs/performance.md says what bounds it.',
     '',
     '## Figures',
     '',

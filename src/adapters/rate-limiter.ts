@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 
 // The two limiters' own files: the package's index loads all of its ~30 kinds (Mongo,
-// DynamoDB, cluster, …), ~45 ms of every CLI command's start (docs/architecture.md, "Build").
+// DynamoDB, cluster, …), a visible part of every CLI command's start (docs/performance.md).
 const require = createRequire(import.meta.url);
 const RateLimiterMemory: typeof import('rate-limiter-flexible').RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory');
 const RateLimiterRedis: typeof import('rate-limiter-flexible').RateLimiterRedis = require('rate-limiter-flexible/lib/RateLimiterRedis');

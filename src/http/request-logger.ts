@@ -9,7 +9,7 @@ type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
  * when the request writes a line. Fastify makes one per request otherwise, and with the
  * request log off (LOG_LEVEL above info: the access log line is not even built) most
  * requests write none, and making it serializes its bindings through the redaction rules
- * (its cost: docs/architecture.md, Performance notes).
+ * (its cost: docs/performance.md).
  */
 class LazyRequestLogger {
   private made: FastifyBaseLogger | null = null;

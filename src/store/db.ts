@@ -106,7 +106,7 @@ export function openDatabase(store: StoreConfig, opts: OpenOptions = {}): Databa
   // (pg-prepared.ts) or of a statement in topup_place_orders is kept for the connection's
   // life, made for the tables' size when it was chosen. An analyze invalidates it, but only
   // where autovacuum runs: without it a young store's order lookup by id stayed a
-  // sequential scan of every order (docs/architecture.md, stop 22).
+  // sequential scan of every order (docs/performance.md, B5 on PostgreSQL).
   const pool = new (loadPg().Pool)({ connectionString: store.url, max: opts.poolSize ?? DEFAULT_POOL_SIZE, maxLifetimeSeconds: opts.poolLifetimeSeconds ?? POOL_LIFETIME_SECONDS });
   // An idle connection the server closed (restart, failover) must not crash the process:
   // the pool drops it and the next query opens a new one.

@@ -67,7 +67,7 @@ describe.each(storeKinds())('after kill -9 the restarted service takes the dead 
       const sinceKill = Math.max(...again.map((r) => r.at)) - killedAt;
       const sinceRestart = Math.max(...again.map((r) => r.at)) - second.readyAt;
       const afterLease = Math.max(...again.map((r) => r.at)) - leaseEnd;
-      // The figure for docs/architecture.md (reported, not asserted: timing is noisy here).
+      // The figure for docs/performance.md (reported, not asserted: timing is noisy here).
       console.log(`[lease recovery ${kind}] lease ${DEFAULT_LEASE_MS} ms: every in-flight callback attempted again ${sinceKill} ms after kill -9, ${sinceRestart} ms after the restarted process was ready (${afterLease} ms after the dead leases ended)`);
       second.child.kill('SIGTERM');
       await new Promise((r) => second.child.once('exit', r));

@@ -5,11 +5,10 @@
  *
  * Left to SQLite's auto-checkpoint, the commit that crosses the threshold runs the whole
  * checkpoint, with its syncs, on the committing thread: for an order, the service's event
- * loop. Measured on the order group alone: ~100 → ~70 µs per order for one reseller,
- * ~225 → ~135 µs for orders spread over 100 resellers (docs/architecture.md).
+ * loop (what moving it here bought: docs/performance.md).
  *
  * Plain JavaScript, loaded by Node itself: a thread that loads TypeScript through tsx
- * costs ~17 MB more memory, for ten lines. workerData: { file, intervalMs } (db.ts).
+ * costs more memory, for ten lines. workerData: { file, intervalMs } (db.ts).
  */
 const { execFileSync } = require('node:child_process');
 const { readlinkSync } = require('node:fs');
