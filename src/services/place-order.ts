@@ -1,4 +1,5 @@
 import { parseOrderRequest } from '../domain/order-request.js';
+import { zoneFitsForm, zoneHelp } from '../domain/order-zone.js';
 import type { OrderRecord } from '../domain/order.js';
 import { toMajor } from '../domain/money.js';
 import { AppError, isAppError } from '../errors.js';
@@ -54,8 +55,10 @@ export class PlaceOrder {
 
     const serverFields = product.form.filter((f) => f.role === 'server');
     if (serverFields.length > 0 && req.zone === null) {
-      const shape = serverFields.map((f) => `<${f.name}>`).join('|');
-      return this.refuse(who.resellerId, req.refId, new AppError('VALIDATION_ERROR', `zone is required for ${product.categoryName}: send ${shape} (option values, in the form's order)`));
+      return this.refuse(who.resellerId, req.refId, new AppError('VALIDATION_ERROR', `zone is required for ${product.categoryName}: ${zoneHelp(serverFields)}`));
+    }
+    if (serverFields.length > 0 && req.zone !== null && !zoneFitsForm(serverFields, req.zone)) {
+      return this.refuse(who.resellerId, req.refId, new AppError('VALIDATION_ERROR', `zone "${req.zone}" does not fit the form of ${product.categoryName}: ${zoneHelp(serverFields)}`));
     }
 
     if (req.expectedPrice !== null && req.expectedPrice !== product.price) {

@@ -48,6 +48,33 @@ describe.each(storeKinds())('operator API: Idempotency-Key (%s)', (kind) => {
     expect(await stateSnapshot(t.platform)).toEqual(before);
   });
 
+  it('a debit retried with the same key and body answers the first result again, applied once; another body is refused', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 10_000 });
+    const entriesBefore = await entries(r.id);
+    const key = uniqueRef('idem');
+    const path = `/resellers/${r.id}/wallet/debit`;
+    const first = await withKey(op, path, { amount: 4000, note: 'chargeback 1' }, key);
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await withKey(op, path, { note: 'chargeback 1', amount: 4000 }, key);
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await entries(r.id)).toBe(entriesBefore + 1);
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(6000);
+    expect((await op.get(`/audit?action=wallet.debit&target_id=${r.id}`)).body.meta.total).toBe(1);
+
+    const before = await stateSnapshot(t.platform);
+    for (const body of [{ amount: 4001, note: 'chargeback 1' }, { amount: 4000, note: 'chargeback 2' }]) {
+      const res = await withKey(op, path, body, key);
+      expectJsonError(res, 422, 'IDEMPOTENCY_KEY_REUSED');
+      expect(res.body.message).toContain('different request');
+    }
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(6000);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
   it('ten concurrent credits with one key apply once; every other answer is the replay or IDEMPOTENCY_KEY_IN_PROGRESS', async () => {
     const r = await createReseller(t.platform, t.baseUrl);
     const key = uniqueRef('idem');

@@ -415,23 +415,31 @@ describe.each(storeKinds())('job runner (%s)', (kind) => {
     const gate = new Promise<void>((r) => (release = r));
     const now = Date.now();
     const { id } = await enqueueJob(database.db, { kind: 'long', payload: {}, runAt: now }, now);
-    const runner = new JobRunner({ jobs, handlers: { long: async () => (await gate, { status: 'done' }) }, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, leaseMs: 1000, heartbeatMs: 50 } });
+    // The holder polls once an hour: only its heartbeat, not a claim of its own poll, can keep the row.
+    const holder = new JobRunner({ jobs, handlers: { long: async () => (await gate, { status: 'done' }) }, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, pollMs: 3_600_000, leaseMs: 3000, heartbeatMs: 50 } });
+    let takenOver = 0;
+    const other = new JobRunner({ jobs, handlers: { long: async () => (takenOver++, { status: 'done' }) }, clock: { now: () => Date.now() }, logger: silent, settings: { ...settings, leaseMs: 3000 } });
     const lockedUntil = async () => Number((await rows('long'))[0]?.locked_until);
-    runner.start();
+    holder.start();
     try {
-      await until(async () => (await rows('long'))[0]?.locked_by === runner.workerId, 'claimed');
+      await until(async () => (await rows('long'))[0]?.locked_by === holder.workerId, 'claimed');
       const first = await lockedUntil();
-      await until(async () => (await lockedUntil()) > first, 'the heartbeat renewed the lease');
-      // Lease arithmetic: at the moment the first claim's lease ended, the row is still held.
-      expect((await jobs.claim(['long'], 10, 'other', first + 1, 1000)).jobs).toEqual([]);
+      other.start();
+      await until(async () => (await lockedUntil()) > first, 'the heartbeat renewed the lease before the first one ended', Math.max(0, first - Date.now()));
+      // The other runner keeps polling past the end of the first lease and never gets the row.
+      await until(async () => (other.lastTurnAt ?? 0) > first + 300, 'the other runner polled after the first lease ended');
+      expect(takenOver).toBe(0);
+      expect((await rows('long'))[0]?.locked_by).toBe(holder.workerId);
       // The handler's lease (what it writes handoffs under) follows the renewals.
-      await until(async () => runner.heldLeases().get(id)!.until === (await lockedUntil()), 'in-memory lease follows the store');
+      await until(async () => holder.heldLeases().get(id)!.until === (await lockedUntil()), 'in-memory lease follows the store');
       release();
       await until(async () => (await rows('long')).length === 0, 'done');
-      expect(runner.heldLeases().size).toBe(0);
+      expect(holder.heldLeases().size).toBe(0);
+      expect(takenOver).toBe(0);
     } finally {
       release();
-      await runner.stop();
+      await holder.stop();
+      await other.stop();
     }
   });
 

@@ -162,6 +162,26 @@ describe.each(storeKinds())('POST /order rules (%s)', (kind) => {
     expect(v.body.data.price).toBe(63000);
   });
 
+  it('zone of a game whose server fields have options: only their values, in the form order, are charged', async () => {
+    const before = (await t.client.get('/balance')).body.data.balance;
+    const ok = base({ product_code: 'RO-60', zone: 'eu|geffen-2' });
+    const r = await t.client.post('/order', ok);
+    expect(r.status, r.text).toBe(200);
+    expect((await t.client.get('/balance')).body.data.balance).toBe(before - r.body.data.price);
+    const allowed = 'region one of "sea", "eu"; server one of "prontera-1", "geffen-2"';
+    for (const zone of ['Southeast Asia|Prontera 1', 'sea|prontera-9', 'sea', 'seaprontera-1', 'prontera-1|sea', 'sea|prontera-1|']) {
+      const body = base({ product_code: 'RO-60', zone });
+      const refusedOrder = await refused(body, 400, 'VALIDATION_ERROR');
+      expect(refusedOrder.body.message, zone).toContain(`zone "${zone}" does not fit the form of Ragnarok Origin`);
+      expect(refusedOrder.body.message, zone).toContain('<region>|<server>');
+      expect(refusedOrder.body.message, zone).toContain(allowed);
+      // The refusal does not take the ref_id: the corrected order goes through.
+      expect((await t.client.post('/order', { ...body, zone: 'sea|prontera-1' })).status).toBe(200);
+    }
+    // A game whose server field is free text keeps any zone.
+    expect((await t.client.post('/order', base({ product_code: 'ML-86', zone: 'any|thing' }))).status).toBe(200);
+  });
+
   it('ORDER_FAILED_SUPPLIER_GATE when no supplier can take the product: no order, no debit, ref_id free', async () => {
     const { db } = t.platform.database;
     await db.updateTable('suppliers').set({ enabled: 0 }).execute();

@@ -1,4 +1,4 @@
-import { TopupApiError, TopupClient } from '@topup/reseller-client';
+import { orderTarget, TopupApiError, TopupClient, TopupFormError } from '@topup/reseller-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
 import { ledgerConsistent } from '../support/ledger.js';
@@ -76,6 +76,18 @@ describe.each(storeKinds())('@topup/reseller-client against the service (%s)', (
     await expectApiError(sdk.validate({ category_slug: 'free-fire', fields: { user_id: '5030503050' } }), 503, 'CHECKER_UNAVAILABLE');
     // Over the 4 KB body limit (the SDK sends Content-Length, so never LENGTH_REQUIRED).
     await expectApiError(sdk.validate({ category_slug: 'free-fire', fields: { user_id: '1', note: 'x'.repeat(5000) } }), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it("orderTarget builds from the service's own category form an order the service accepts", async () => {
+    const { categories } = await sdk.categories();
+    const ragnarok = categories.find((c) => c.slug === 'ragnarok-origin')!;
+    const built = orderTarget(ragnarok, { user_id: '4001234', region: 'eu', server: 'geffen-2' });
+    expect(built).toEqual({ target: '4001234', zone: 'eu|geffen-2' });
+    const placed = await sdk.placeOrder({ ref_id: uniqueRef('sdk-form'), product_code: 'RO-60', ...built });
+    expect((await sdk.orderStatus(placed.ref_id)).zone_id).toBe('eu|geffen-2');
+    // What the helper refuses (a label), the service refuses too.
+    expect(() => orderTarget(ragnarok, { user_id: '4001234', region: 'Europe', server: 'geffen-2' })).toThrow(TopupFormError);
+    await expectApiError(sdk.placeOrder({ ref_id: uniqueRef('sdk-form'), product_code: 'RO-60', target: '4001234', zone: 'Europe|geffen-2' }), 400, 'VALIDATION_ERROR');
   });
 
   it('reports every sandbox fulfilment failure through waitForFinal with its failure_code', async () => {

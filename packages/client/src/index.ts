@@ -4,6 +4,7 @@ export { TopupApiError, TopupError, TopupTransportError, type ErrorCode } from '
 export { signRequest } from './crypto.js';
 export { verifyCallback, readHeader, type HeadersInput, type VerifyOptions, type VerifyResult, type VerifyFailure } from './verify.js';
 export { MemoryCallbackStore, type CallbackStore } from './dedupe.js';
+export { orderTarget, TopupFormError, type FormField, type FormValues, type OrderTarget } from './order-form.js';
 export {
   createCallbackProcessor, expressCallbackHandler, fastifyCallbackHandler, fetchCallbackHandler, registerFastifyCallback,
   type CallbackHandlerOptions, type CallbackInfo, type CallbackOutcome, type FastifyLikeReply, type FastifyLikeRequest,

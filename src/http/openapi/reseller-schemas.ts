@@ -48,7 +48,7 @@ export const OrderBody = Type.Object(
     ref_id: Type.String({ minLength: 1, maxLength: LIMITS.ref_id, description: 'your unique reference; the idempotency key' }),
     product_code: Type.String({ minLength: 1, maxLength: LIMITS.product_code, description: 'code from GET /products' }),
     target: Type.String({ minLength: 1, maxLength: LIMITS.target, description: 'game user ID or phone number (account_id-role field)' }),
-    zone: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.zone, description: 'server-role field values joined with | in form order; null or "" means no zone' }))),
+    zone: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.zone, description: 'server-role field values joined with | in form order (select fields: one of their option values, never a label); null or "" means no zone' }))),
     price: Type.Optional(
       Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d+(\\.\\d+)?$' })], {
         description: 'optional safety check: must equal the current price (else 409 PRICE_NOT_MATCH); omit it to skip the check (null and "" are invalid)',
