@@ -14,7 +14,7 @@ export interface LockoutRule {
  */
 export function lockSchedule(rule: LockoutRule): number[] {
   const schedule: number[] = Array.from({ length: rule.freeFailures }, () => 0);
-  for (let lock = rule.firstLockMs; ; lock *= 2) {
+  for (let lock = Math.max(1, rule.firstLockMs); ; lock *= 2) {
     schedule.push(Math.min(lock, rule.maxLockMs));
     if (lock >= rule.maxLockMs) return schedule;
   }

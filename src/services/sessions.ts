@@ -135,7 +135,8 @@ export class Sessions {
 
   /**
    * Counts one attempt at something guessable other than sign-in (registration, an
-   * invitation token, a current-password check) against `key`; past the per-minute allowance, TOO_MANY_ATTEMPTS with Retry-After.
+   * invitation token, a current-password check) against `key`; past the per-minute
+   * allowance, TOO_MANY_ATTEMPTS with Retry-After.
    */
   async throttle(key: string, perMinute = ATTEMPTS_PER_MINUTE) {
     const state = await this.deps.limiter.consume(key, perMinute);
