@@ -44,6 +44,8 @@ export interface Config {
   sandboxDelayMs: number;
   /** Multiplies the spec's per-tier rate limits; only for load tests (default 1). */
   rateLimitScale: number;
+  /** API v1: failed authentications a minute per source address and per API key before failures answer 429. */
+  authFailures: { perIp: number; perKey: number };
   /** Let callbacks reach loopback/private addresses (sandbox and tests; never in production by default). */
   callbackAllowPrivateTargets: boolean;
   /** Lifetime of an operator or dashboard sign-in session. */
@@ -206,6 +208,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
       return n;
     })(),
+    // Well above what an honest integration with a bug sends in its first minute (a retry
+    // loop at a request a second), so it sees its real error codes; only failures are counted.
+    authFailures: { perIp: int('AUTH_FAILURES_PER_IP', 120, 1, 1_000_000), perKey: int('AUTH_FAILURES_PER_KEY', 240, 1, 1_000_000) },
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
     sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
     publicBaseUrl: (() => {

@@ -40,7 +40,7 @@ export const ERRORS = {
   FORBIDDEN: 403, // kept in the catalogue; no route answers it now (a session of the other kind is UNAUTHENTICATED)
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
-  TOO_MANY_ATTEMPTS: 429, // sign-in attempts from one address or for one account
+  TOO_MANY_ATTEMPTS: 429, // past an allowance: failed API v1 authentications or sign-ins, guessable checks
   IDEMPOTENCY_KEY_REUSED: 422, // the Idempotency-Key was used with a different request in the last 24 h
   IDEMPOTENCY_KEY_IN_PROGRESS: 409, // the first request with this Idempotency-Key has not finished answering
   INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)

@@ -47,7 +47,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   // so a process that serves none opens neither: the cache-version feed's connection
   // (PostgreSQL) and the order writer thread (SQLite).
   app.addHook('onReady', startRequestHelpers);
-  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock }) };
+  const pipelineDeps = { auth, limiter, rateLimitScale: config.rateLimitScale, failures: new AuthFailureGuard({ limiter, clock, allowance: config.authFailures }) };
   const { onSend } = resellerPipeline(pipelineDeps);
   app.addHook('onSend', (req, reply, payload, done) => {
     if (req.url.startsWith('/api/') && !req.routeOptions.config.publicDocument) onSend(req, reply, payload, done);

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
+import { createAttemptGate } from './adapters/attempt-gate.js';
 import { createSecretBox, loadOrCreateMasterKey, type SecretBox } from './adapters/secret-box.js';
 import type { Config, StoreConfig } from './config.js';
 import { presenters } from './http/presenters.js';
@@ -31,6 +32,7 @@ import { ResellerQueries } from './services/reseller-queries.js';
 import { seedDemo, type DemoCredentials } from './services/seed-demo.js';
 import { CatalogCache } from './services/catalog-cache.js';
 import { Sessions } from './services/sessions.js';
+import { SignInThrottle } from './services/sign-in-throttle.js';
 import type { ServiceCore } from './services/core.js';
 import { createOperatorServices, type OperatorServices } from './services/operator/index.js';
 import { createAccountServices, type AccountServices } from './services/account/index.js';
@@ -245,7 +247,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const hasher = scryptHasher(overrides.passwordCost);
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey });
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },

@@ -37,12 +37,13 @@ function checkPostTransport(req: FastifyRequest) {
 }
 
 /**
- * Hooks of every /api/v1 route, in this order: a blocked address or key (too many failed
- * authentications); key, IP whitelist and timestamp; for POST the rate headers and the
- * transport checks, then the signature over the raw bytes once read; for GET the signature,
- * then the rate count (so only authenticated requests spend the tier's limit); the account
- * status; finally the JSON parse, never before the signature. Every failed authentication
- * is counted apart, per address and (past the whitelist) per key.
+ * Hooks of every /api/v1 route, in this order: key, IP whitelist and timestamp; for POST the
+ * rate headers and the transport checks, then the signature over the raw bytes once read; for
+ * GET the signature, then the rate count (so only authenticated requests spend the tier's
+ * limit); the account status; finally the JSON parse, never before the signature. Only a
+ * failed authentication consults the failure guard (counted per address and, past the
+ * whitelist, per key), which may answer it 429 instead: an authenticated request never waits
+ * on it nor is refused by it, whatever else its address or key sent.
  */
 export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimiter; rateLimitScale: number; failures: AuthFailureGuard }) {
   const limitOf = (tier: Tier) => Math.max(1, Math.round(TIER_RATE_LIMITS[tier] * deps.rateLimitScale));
@@ -61,7 +62,6 @@ export function resellerPipeline(deps: { auth: Authenticator; limiter: RateLimit
     async onRequest(req: FastifyRequest, reply: FastifyReply) {
       req.principal = null;
       const apiKey = header(req, 'x-api-key');
-      deps.failures.check(req.ip, apiKey);
       let principal: ResellerPrincipal;
       try {
         principal = await deps.auth.identify({ apiKey, ip: req.ip, timestamp: header(req, 'x-timestamp') });

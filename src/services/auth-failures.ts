@@ -3,50 +3,45 @@ import { AppError } from '../errors.js';
 import type { Clock } from './ports.js';
 
 /**
- * Failed authentications allowed per one-minute window on the reseller API: per source IP
- * (every failure: unknown key, address not whitelisted, stale timestamp, bad signature) and
- * per API key (failures from an address its whitelist allows, so only the reseller's own
- * servers can spend a key's allowance). The key's allowance is above the address's, so one
- * address guessing against a key is stopped before the key is.
+ * Failed authentications allowed per one-minute window on the reseller API (settings
+ * AUTH_FAILURES_PER_IP and AUTH_FAILURES_PER_KEY): per source address (every failure: unknown
+ * key, address not whitelisted, stale timestamp, bad signature) and per API key (failures from
+ * an address its whitelist allows, so only the reseller's own servers can spend it).
  */
-export const AUTH_FAILURES_PER_MINUTE = { ip: 30, key: 60 };
+export interface AuthFailureAllowance {
+  perIp: number;
+  perKey: number;
+}
 
 /** Past this many blocked entries the expired ones are swept (bounded memory under a flood). */
 const MAX_BLOCKED = 100_000;
 
 /**
- * Makes guessing slow without letting forged requests spend a reseller's tier limit: failed
- * authentications are counted apart from it, and an address or key over its allowance is
- * refused (429 TOO_MANY_ATTEMPTS with Retry-After) until its window ends, whatever it sends.
- * The check is synchronous (the blocks this process learned), so an authenticated request
- * costs no store round trip; with Redis the counts are shared and each process learns a
- * block at the first failure it sees past the allowance.
+ * Makes guessing slow without ever refusing an authenticated request: it is consulted only
+ * after authentication failed, so a request with a live key, a whitelisted address, a fresh
+ * timestamp and a valid signature never reaches it (and pays no store round trip for it).
+ * A failure is counted per address and key, apart from the tier limit; past an allowance the
+ * failure is answered 429 TOO_MANY_ATTEMPTS with Retry-After instead of its detailed code,
+ * so a guess gets no verdict until the window ends. The blocks this process learned answer
+ * at once without counting again; with Redis the counts are shared by every server.
  */
 export class AuthFailureGuard {
   private readonly blocked = new Map<string, number>();
 
-  constructor(
-    private readonly deps: { limiter: RateLimiter; clock: Clock; perMinute?: { ip: number; key: number } },
-  ) {}
-
-  /** Refuses a request from a blocked address or with a blocked key. */
-  check(ip: string, apiKey: string | undefined): void {
-    if (this.blocked.size === 0) return;
-    const now = this.deps.clock.now();
-    const until = Math.max(this.blockedUntil(`ip:${ip}`, now), apiKey ? this.blockedUntil(`key:${apiKey}`, now) : 0);
-    if (until > now) throw tooMany(until - now);
-  }
+  constructor(private readonly deps: { limiter: RateLimiter; clock: Clock; allowance: AuthFailureAllowance }) {}
 
   /**
-   * Counts one failed authentication of `ip` and, when given, of the API key it named. The
-   * failure that goes past an allowance is itself answered TOO_MANY_ATTEMPTS (thrown here),
-   * and so is every request after it until the window ends.
+   * Counts one failed authentication of `ip` and, when given, of the API key it named. Past
+   * an allowance (this failure or an earlier one) TOO_MANY_ATTEMPTS is thrown; otherwise the
+   * caller answers the failure itself.
    */
   async failed(ip: string, apiKey?: string): Promise<void> {
-    const limits = this.deps.perMinute ?? AUTH_FAILURES_PER_MINUTE;
-    const counts: [string, number][] = [[`ip:${ip}`, limits.ip]];
-    if (apiKey) counts.push([`key:${apiKey}`, limits.key]);
+    const { perIp, perKey } = this.deps.allowance;
+    const counts: [string, number][] = [[`ip:${ip}`, perIp]];
+    if (apiKey) counts.push([`key:${apiKey}`, perKey]);
     const now = this.deps.clock.now();
+    const known = Math.max(...counts.map(([key]) => this.blockedUntil(key, now)));
+    if (known > now) throw tooMany(known - now);
     let until = 0;
     await Promise.all(
       counts.map(async ([key, limit]) => {
@@ -78,7 +73,7 @@ export class AuthFailureGuard {
 
 function tooMany(ms: number): AppError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new AppError('TOO_MANY_ATTEMPTS', `too many failed authentications from this address or for this API key; retry after ${seconds} s`, {
+  return new AppError('TOO_MANY_ATTEMPTS', `too many failed authentications from this address or for this API key; fix the request's authentication and retry after ${seconds} s`, {
     headers: { 'retry-after': String(seconds) },
   });
 }

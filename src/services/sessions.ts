@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { AccountsRepo } from '../store/accounts-repo.js';
 import type { ResellerStatus } from '../store/resellers-repo.js';
 import type { Clock } from './ports.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** A signed-in operator (admin API). */
 export interface OperatorPrincipal {
@@ -23,8 +24,8 @@ export interface AccountPrincipal {
 
 export type SessionPrincipal = OperatorPrincipal | AccountPrincipal;
 
-/** Sign-in attempts allowed per minute, per source address and per account email. */
-export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+/** Attempts a minute at a guessable check other than sign-in (an invitation token, a current password). */
+export const ATTEMPTS_PER_MINUTE = 10;
 /** Registrations allowed per minute from one address (a shop behind one NAT may register a few). */
 export const REGISTRATIONS_PER_MINUTE = 20;
 
@@ -36,14 +37,14 @@ export const bearerToken = (authorization: string | undefined) => /^Bearer\s+(\S
 /**
  * Bearer-token sessions of the operator and dashboard APIs. Tokens are random, shown once
  * at sign-in and stored only as their sha256. Wrong email and wrong password answer the
- * same way (and take the same time), and attempts are throttled.
+ * same way (and take the same time), and failed sign-ins are throttled (SignInThrottle).
  */
 export class Sessions {
   private dummyHash: string | null = null;
 
   constructor(
     private readonly deps: {
-      accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number;
+      accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number; signIns: SignInThrottle;
       /** Server key of the CSRF tokens (derived from the master key by the composition root). */
       csrfKey: Buffer;
     },
@@ -69,8 +70,7 @@ export class Sessions {
   async signIn(kind: 'operator' | 'reseller', email: unknown, password: unknown, ip: string): Promise<{ token: string; expiresAt: number; subjectId: string }> {
     if (typeof email !== 'string' || typeof password !== 'string') throw new AppError('VALIDATION_ERROR', 'email and password are required (strings)');
     const normalized = email.trim().toLowerCase();
-    await this.throttle(`signin:ip:${ip}`);
-    await this.throttle(`signin:${kind}:${normalized}`);
+    const attempt = await this.deps.signIns.admit(kind, normalized, ip);
     const { accounts, hasher } = this.deps;
     const record =
       kind === 'operator'
@@ -81,6 +81,7 @@ export class Sessions {
     this.dummyHash ??= hasher.unmatchable();
     const ok = await hasher.verify(password, record?.hash ?? this.dummyHash);
     if (!record || !ok) throw new AppError('INVALID_CREDENTIALS', 'email or password is wrong');
+    await attempt.succeeded();
     return this.open(kind, record.id);
   }
 
@@ -133,13 +134,14 @@ export class Sessions {
   }
 
   /**
-   * Counts one attempt at something guessable (sign-in, registration, a current-password
-   * check) against `key`; past the per-minute allowance, TOO_MANY_ATTEMPTS with Retry-After.
+   * Counts one attempt at something guessable other than sign-in (registration, an
+   * invitation token, a current-password check) against `key`; past the per-minute
+   * allowance, TOO_MANY_ATTEMPTS with Retry-After.
    */
-  async throttle(key: string, perMinute = SIGN_IN_ATTEMPTS_PER_MINUTE) {
+  async throttle(key: string, perMinute = ATTEMPTS_PER_MINUTE) {
     const state = await this.deps.limiter.consume(key, perMinute);
     if (!state.allowed) {
-      throw new AppError('TOO_MANY_ATTEMPTS', `too many sign-in attempts; retry after ${state.resetSeconds} s`, { headers: { 'retry-after': String(state.resetSeconds) } });
+      throw new AppError('TOO_MANY_ATTEMPTS', `too many attempts; retry after ${state.resetSeconds} s`, { headers: { 'retry-after': String(state.resetSeconds) } });
     }
   }
 }

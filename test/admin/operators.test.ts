@@ -11,7 +11,7 @@ describe.each(storeKinds())('operator accounts: list, own password, reset of ano
   });
   afterAll(async () => t?.close());
 
-  // Sign-ins from one address are throttled (10 a minute): sessions the test only needs are opened directly.
+  // Sessions the test only needs are opened directly: sign-ins are the subject of other tests.
   const signIn = async (email: string, password: string) => {
     const c = new JsonClient(`${t.origin}/admin/v1`);
     return { c, r: await c.signIn(email, password) };

@@ -53,3 +53,14 @@ describe('config: MAX_OPERATION_AMOUNT', () => {
     expect(problemsOf({ MAX_OPERATION_AMOUNT: '0' })).toHaveLength(1);
   });
 });
+
+describe('config: AUTH_FAILURES_PER_IP and AUTH_FAILURES_PER_KEY', () => {
+  it('default to 120 and 240 a minute, and take positive integers', () => {
+    expect(parseConfig(base).authFailures).toEqual({ perIp: 120, perKey: 240 });
+    expect(parseConfig({ ...base, AUTH_FAILURES_PER_IP: '5', AUTH_FAILURES_PER_KEY: '7' }).authFailures).toEqual({ perIp: 5, perKey: 7 });
+    expect(problemsOf({ AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_KEY: 'many' })).toEqual([
+      'AUTH_FAILURES_PER_IP must be an integer from 1 to 1000000 (got "0")',
+      'AUTH_FAILURES_PER_KEY must be an integer from 1 to 1000000 (got "many")',
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import { errorResponses, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, succes
  * registry to build it from. The drift checks in test/docs keep it equal to what is served.
  */
 
-// TOO_MANY_ATTEMPTS: the address or key failed authentication too often (docs/reseller-api.md).
+// TOO_MANY_ATTEMPTS: a failing request after its address or key failed authentication too often (docs/reseller-api.md).
 const AUTH: DocumentedError[] = ['INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_EXPIRED', 'IP_NOT_WHITELISTED', 'RESELLER_INACTIVE', 'TOO_MANY_ATTEMPTS'];
 const POST_TRANSPORT: DocumentedError[] = ['LENGTH_REQUIRED', 'PAYLOAD_TOO_LARGE', 'INVALID_CONTENT_TYPE'];
 const PAGE_ERRORS: DocumentedError[] = ['INVALID_PAGINATION'];

@@ -15,7 +15,9 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
   kit.route({
     method: 'POST', url: '/auth/sign-in', tag: 'Session', auth: false,
     summary: signInSummary,
-    description: 'Also sets the HttpOnly, SameSite=Strict session cookie; a browser then sends `X-CSRF-Token: <csrf_token>` on every state-changing request.',
+    description: 'Also sets the HttpOnly, SameSite=Strict session cookie; a browser then sends `X-CSRF-Token: <csrf_token>` on every state-changing request. ' +
+      'Wrong passwords lock the source address, and the address with that email, for delays that double past a small allowance ' +
+      '(TOO_MANY_ATTEMPTS with Retry-After, the password unchecked); successful sign-ins do not count, and other addresses are not concerned.',
     body: SignInBody,
     response: Type.Object({ ...SessionData.properties, [idField]: Type.String() }),
     errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],

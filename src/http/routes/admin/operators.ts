@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { isoMillis } from '../../../domain/order.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../services/account/registration.js';
+import { ATTEMPTS_PER_MINUTE } from '../../../services/sessions.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Nullable, Ok } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
@@ -30,7 +31,7 @@ export function operatorAccountRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDe
   kit.route({
     method: 'POST', url: '/me/password', tag: 'Session',
     summary: 'Change your password (the current one is required); every other session of yours ends',
-    description: `Wrong current passwords are throttled like sign-ins (TOO_MANY_ATTEMPTS). The new password needs ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. Audited as operator.change_password.`,
+    description: `Checks of the current password are throttled per operator: past ${ATTEMPTS_PER_MINUTE} a minute TOO_MANY_ATTEMPTS, with Retry-After. The new password needs ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. Audited as operator.change_password.`,
     body: Type.Object({
       current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
       new_password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
