@@ -226,7 +226,7 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   });
 
   kit.route({
-    method: 'PATCH', url: '/routes/:id', tag: 'Supply', summary: "Change a route's SKU, priority, cost, or enable/disable it",
+    method: 'PATCH', url: '/routes/:id', tag: 'Supply', summary: "Change a route's SKU, priority, cost or options (merged), or enable/disable it",
     description: GATE_NOTE,
     params: IdParams,
     body: Type.Object({
