@@ -83,8 +83,8 @@ export const AREAS: { title: string; commands: Record<string, CommandInfo> }[] =
       },
       'supplier-sync': { args: 'NAME', load: fulfilment, help: 'read a supplier\'s price list now (digiflazz): store costs, statuses,\ncut-off windows, show changes; routes now at or above cost are repriced\nor go out of service (the supplier\'s below-cost policy)' },
       'supplier-import': {
-        args: 'SUPPLIER --sku SKUS --category SLUG [--catalog CATALOG] [--apply]', load: pricing,
-        help: 'import synced SKUs (SKUS: comma-separated) as products with margin-rule prices;\na preview unless --apply (CATALOG: id or name; docs/suppliers/digiflazz.md)',
+        args: 'SUPPLIER --sku SKUS --category SLUG [--catalog CATALOG] [--customer-no FORMAT] [--apply]', load: pricing,
+        help: 'import synced SKUs (SKUS: comma-separated) as products with margin-rule prices;\na preview unless --apply (CATALOG: id or name; FORMAT: the routes\' customer_no,\ne.g. \'{target}|{zone}\', by default what the game\'s form implies; docs/suppliers/digiflazz.md)',
       },
       'supplier-below-cost': { args: 'SUPPLIER reprice|disable_route', load: pricing, help: 'what a sync does when a SKU\'s cost reaches a price of its product' },
       'supplier-set': { args: 'NAME [--enabled true|false] [--status active|maintenance]', load: fulfilment, help: 'take a supplier out of or back into service (supplier gate)' },

@@ -130,7 +130,8 @@ async function supplierSync(args: string[]) {
     const lines = [
       `synced at ${r.synced_at}: ${r.skus} SKUs; ${r.added.length} new, ${r.removed.length} gone, ${r.changed.length} changes`,
       ...r.changed.map((c) => `  ${c.sku}: ${c.field} ${String(c.before)} → ${String(c.after)}`),
-      ...r.below_cost.map((b) => `  route ${b.route_id} (${b.product_code} → ${b.sku}) taken out of service: cost ${b.cost} ≥ lowest_price ${b.lowest_price}`),
+      ...r.cost_followed.map((c) => `  route ${c.route_id} (${c.product_code} → ${c.sku}): cost ${c.before} → ${c.after}`),
+      ...r.below_cost.map((b) => `  route ${b.route_id} (${b.product_code} → ${b.sku}) ${b.action === 'repriced' ? 'repriced' : 'taken out of service'}: cost ${b.cost} ${b.reached === 'cost' ? '≥' : 'leaves below the margin rule'} lowest_price ${b.lowest_price}`),
     ];
     output(json, r, lines.join('\n'));
   });

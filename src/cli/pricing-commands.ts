@@ -9,7 +9,7 @@ import { output, parseArgs, withPlatform, type CommandModule } from './support.j
 async function supplierImport(args: string[]) {
   const { positional: [supplier], flags, json } = parseArgs<[string]>('supplier-import', args);
   const apply = flags.apply === 'true';
-  const input = { supplier, skus: flags.sku!.split(',').map((s) => s.trim()).filter(Boolean), category: flags.category!, catalog: flags.catalog ?? null };
+  const input = { supplier, skus: flags.sku!.split(',').map((s) => s.trim()).filter(Boolean), category: flags.category!, catalog: flags.catalog ?? null, customerNo: flags['customer-no'] ?? null };
   await withPlatform(async (p) => {
     const preview = await p.operator.imports.preview(input);
     const plan = apply ? await p.operator.imports.apply(input, preview.previewToken, CLI_ACTOR) : preview;
@@ -22,6 +22,7 @@ function describe(plan: ImportPlan): string {
   return plan.lines.map((l) => [
     `${l.sku}: ${l.action} product ${l.product.code} "${l.product.name}" (${l.product.categorySlug}); route cost ${l.cost ?? '-'}${l.route.costBefore !== null ? ` (was ${l.route.costBefore})` : ''}`,
     `  prices: ${tiers(l.prices)}${l.rule ? ` by the ${l.rule.scope} rule` : ''}`,
+    ...(l.route.customerNo !== l.route.customerNoBefore || (l.action === 'create' && l.route.customerNo !== null) ? [`  customer_no: ${l.route.customerNo ?? '{target}'}`] : []),
     ...(l.warnings.length ? [`  warnings: ${l.warnings.join(', ')}`] : []),
     ...(l.error ? [`  error: ${l.error}`] : []),
   ].join('\n')).join('\n');

@@ -27,11 +27,15 @@ export const MAX_PERCENT_BP = 100_000;
 
 export type PriceResult = { ok: true; price: number } | { ok: false; reason: 'overflow' };
 
-/** cost + ceil(cost × bp / 10 000) + fixed, rounded up to `step`; overflow when above `max`. */
-export function marginPrice(cost: number, margin: TierMargin, step: number, max: number): PriceResult {
+/** cost + ceil(cost × bp / 10 000) + fixed: the least price the margin allows, before the step's rounding. */
+export function marginFloor(cost: number, margin: TierMargin): bigint {
   const c = BigInt(cost);
-  const percent = (c * BigInt(margin.percentBp) + 9_999n) / 10_000n;
-  const raw = c + percent + BigInt(margin.fixed);
+  return c + (c * BigInt(margin.percentBp) + 9_999n) / 10_000n + BigInt(margin.fixed);
+}
+
+/** The margin floor rounded up to `step`; overflow when above `max`. */
+export function marginPrice(cost: number, margin: TierMargin, step: number, max: number): PriceResult {
+  const raw = marginFloor(cost, margin);
   const s = BigInt(step);
   const rounded = ((raw + s - 1n) / s) * s;
   if (rounded > BigInt(max)) return { ok: false, reason: 'overflow' };

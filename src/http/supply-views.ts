@@ -19,8 +19,9 @@ export function priceSyncView(r: SyncReport, decimals: number) {
   return {
     supplier_id: r.supplierId, synced_at: new Date(r.syncedAt).toISOString(), skus: r.skus, added: r.added, removed: r.removed,
     changed: r.changed.map((c) => (c.field === 'cost' ? { ...c, before: toMajor(Number(c.before), decimals), after: toMajor(Number(c.after), decimals) } : c)),
+    cost_followed: r.costFollowed.map((c) => ({ route_id: c.routeId, product_code: c.productCode, sku: c.sku, before: toMajor(c.before, decimals), after: toMajor(c.after, decimals) })),
     below_cost: r.belowCost.map((b) => ({
-      route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, decimals), lowest_price: toMajor(b.lowestPrice, decimals), action: b.action, reason: b.reason,
+      route_id: b.routeId, product_code: b.productCode, sku: b.sku, cost: toMajor(b.cost, decimals), lowest_price: toMajor(b.lowestPrice, decimals), reached: b.reached, action: b.action, reason: b.reason,
       prices: b.prices.map((p) => ({ catalog_id: p.catalogId, tier: p.tier, before: toMajor(p.before, decimals), after: toMajor(p.price, decimals) })),
     })),
   };

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { applicableRule, MARGIN_TIERS, rulePrices, type MarginTier } from '../domain/margin.js';
 import { AppError } from '../errors.js';
+import { customerNoForForm, mergeRouteOptions, parseRouteOptions, routeOptionsProblem } from '../domain/route-options.js';
 import { AuditRepo } from '../store/audit-repo.js';
 import { CatalogAdminRepo } from '../store/catalog-admin-repo.js';
 import { MarginRepo } from '../store/margin-repo.js';
 import type { DB } from '../store/schema.js';
-import { SupplyRepo } from '../store/supply-repo.js';
+import { optionsJson, SupplyRepo } from '../store/supply-repo.js';
 import type { Actor } from './operator/actor.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 
@@ -18,6 +19,8 @@ export interface ImportInput {
   category: string;
   /** Catalog id or name whose prices are set; none: products and routes only. */
   catalog?: string | null;
+  /** The routes' customer_no format; none: the one the category's form implies (customerNoForForm). */
+  customerNo?: string | null;
 }
 
 /** Worth a look, does not stop the import. */
@@ -35,8 +38,8 @@ export interface ImportLine {
   buyable: boolean | null;
   action: 'create' | 'update';
   product: { code: string; name: string; categorySlug: string };
-  /** The route to this SKU: its id when it exists; its cost becomes the SKU's cost. */
-  route: { id: string | null; sku: string; cost: number | null; costBefore: number | null; enabled: boolean };
+  /** The route to this SKU: its id when it exists; its cost becomes the SKU's cost; its customer_no format (null: the default, {target}). */
+  route: { id: string | null; sku: string; cost: number | null; costBefore: number | null; enabled: boolean; customerNo: string | null; customerNoBefore: string | null };
   rule: { id: string; scope: 'catalog' | 'category' } | null;
   /** In the catalog after the import (a tier the rule does not price keeps its price), and before it. */
   prices: TierPrices;
@@ -95,9 +98,12 @@ export class ImportSupplierSkus {
       for (const l of plan.lines) {
         if (l.action === 'create') {
           await catalog.insertProduct({ code: l.product.code, name: l.product.name, categorySlug: category.slug, kind: category.type === 'voucher' ? 'voucher' : 'instant', limitGated: false, enabled: true, sortOrder: 0 }, now);
-          await supply.insertRoute({ id: this.deps.ids.uuid(), productCode: l.product.code, supplierId: plan.supplierId, sku: l.sku, cost: l.cost!, priority: 1 }, now);
-        } else {
+          await supply.insertRoute({ id: this.deps.ids.uuid(), productCode: l.product.code, supplierId: plan.supplierId, sku: l.sku, cost: l.cost!, priority: 1, options: l.route.customerNo === null ? {} : { customerNo: l.route.customerNo } }, now);
+        } else if (l.route.customerNo === l.route.customerNoBefore) {
           await supply.updateRoute(l.route.id!, { cost: l.cost! });
+        } else {
+          const [route] = await supply.listRoutes({ routeId: l.route.id! });
+          await supply.updateRoute(l.route.id!, { cost: l.cost!, options: optionsJson(mergeRouteOptions(route!.options, { customerNo: l.route.customerNo })) });
         }
         if (plan.catalogId === null) continue;
         for (const tier of MARGIN_TIERS) {
@@ -109,7 +115,7 @@ export class ImportSupplierSkus {
         operatorId: actor, action: 'supplier.import', targetKind: 'supplier', targetId: plan.supplierId, before: null,
         after: {
           category: plan.category, catalog_id: plan.catalogId,
-          items: plan.lines.map((l) => ({ sku: l.sku, product_code: l.product.code, action: l.action, cost: l.cost, cost_before: l.route.costBefore, prices: l.prices, prices_before: l.pricesBefore, rule_id: l.rule?.id ?? null })),
+          items: plan.lines.map((l) => ({ sku: l.sku, product_code: l.product.code, action: l.action, cost: l.cost, cost_before: l.route.costBefore, customer_no: l.route.customerNo, customer_no_before: l.route.customerNoBefore, prices: l.prices, prices_before: l.pricesBefore, rule_id: l.rule?.id ?? null })),
         },
       }, now);
       return plan;
@@ -126,6 +132,7 @@ export class ImportSupplierSkus {
     if (!supplier) throw new AppError('NOT_FOUND', `no supplier with id or name "${input.supplier}"`);
     const category = await catalogRepo.category(input.category);
     if (!category) throw new AppError('NOT_FOUND', `no category with slug "${input.category}"`);
+    const format = customerNoFormat(category, input.customerNo ?? null);
     let catalogId: string | null = null;
     if (input.catalog) {
       const k = (await catalogRepo.catalog(input.catalog)) ?? (await catalogRepo.catalogByName(input.catalog));
@@ -135,7 +142,7 @@ export class ImportSupplierSkus {
 
     const synced = new Map((await db.selectFrom('supplier_skus').selectAll().where('supplier_id', '=', supplier.id).where('sku', 'in', skus).execute()).map((r) => [r.sku, r]));
     const routes = await db.selectFrom('product_routes as r').innerJoin('products as p', 'p.code', 'r.product_code')
-      .select(['r.id', 'r.supplier_sku', 'r.cost', 'r.enabled', 'p.code', 'p.name', 'p.category_slug'])
+      .select(['r.id', 'r.supplier_sku', 'r.cost', 'r.enabled', 'r.options', 'p.code', 'p.name', 'p.category_slug'])
       .where('r.supplier_id', '=', supplier.id).where('r.supplier_sku', 'in', skus).orderBy('p.code').execute();
     const routeOf = new Map<string, (typeof routes)[number]>();
     for (const r of routes) if (!routeOf.has(r.supplier_sku)) routeOf.set(r.supplier_sku, r);
@@ -182,15 +189,43 @@ export class ImportSupplierSkus {
       if (cost !== null && MARGIN_TIERS.some((t) => prices[t] !== null && prices[t]! <= cost)) warnings.push('AT_OR_BELOW_COST');
       // The import leaves a route's service state alone: the operator enables it (PATCH /routes/{id}).
       if (existing && Number(existing.enabled) !== 1) warnings.push('ROUTE_OUT_OF_SERVICE');
+      // A format given is set on every route; a derived one on new routes, and on a route of
+      // this game whose format leaves the zone out (it would send orders without it).
+      const formatBefore = existing ? (parseRouteOptions(existing.options).customerNo ?? null) : null;
+      const leavesZoneOut = existing?.category_slug === category.slug && format.value !== null && !(formatBefore ?? '').includes('{zone}');
+      const customerNo = !existing || format.given !== null || leavesZoneOut ? format.value : formatBefore;
       return {
         sku, skuName: s?.name ?? null, cost, buyable: s ? Number(s.buyable) === 1 : null, action: existing ? 'update' : 'create', product,
-        route: { id: existing?.id ?? null, sku, cost, costBefore: existing ? Number(existing.cost) : null, enabled: existing ? Number(existing.enabled) === 1 : true },
+        route: { id: existing?.id ?? null, sku, cost, costBefore: existing ? Number(existing.cost) : null, enabled: existing ? Number(existing.enabled) === 1 : true, customerNo, customerNoBefore: formatBefore },
         rule: found ? { id: found.rule.id, scope: found.scope } : null, prices, pricesBefore, warnings, error,
       };
     });
     const plan = { supplierId: supplier.id, supplierName: supplier.name, category: category.slug, catalogId, lines };
     return { ...plan, previewToken: token(plan) };
   }
+}
+
+/**
+ * The customer_no format for the import's routes: the one given (checked, and with {zone}
+ * when the game's form has server fields), else the one the form implies; refused, saying
+ * what to send, when the form has several server fields and none is given.
+ */
+function customerNoFormat(category: { slug: string; name: string; form: readonly { name: string; role: string }[] }, given: string | null): { given: string | null; value: string | null } {
+  const need = customerNoForForm(category.form);
+  const servers = category.form.filter((f) => f.role === 'server').map((f) => f.name);
+  if (given !== null) {
+    const problem = routeOptionsProblem({ customerNo: given });
+    if (problem) throw new AppError('VALIDATION_ERROR', problem);
+    if (need.zone && !given.includes('{zone}')) {
+      throw new AppError('VALIDATION_ERROR', `customer_no must contain {zone}: ${category.name} orders carry a zone (${servers.join(', ')}), which the supplier needs`);
+    }
+    return { given, value: given };
+  }
+  if (!need.zone) return { given: null, value: null };
+  if (need.derived === null) {
+    throw new AppError('VALIDATION_ERROR', `${category.name} has ${servers.length} server fields (${servers.join(', ')}), sent as one zone joined with "|": send customer_no, how the supplier's customer number is formed from {target} and {zone} for these SKUs (e.g. "{target}|{zone}")`);
+  }
+  return { given: null, value: need.derived };
 }
 
 /** A new product's code from the SKU: the characters a product code allows, the rest as dashes. */

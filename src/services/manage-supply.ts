@@ -11,7 +11,7 @@ import { SupplyRepo } from '../store/supply-repo.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import { minorUnits } from './operator/money-input.js';
 import { toMajor } from '../domain/money.js';
-import { routeOptionsProblem, type RouteOptions } from '../domain/route-options.js';
+import { mergeRouteOptions, routeOptionsProblem, type RouteOptions, type RouteOptionsPatch } from '../domain/route-options.js';
 import { DIGIFLAZZ_BASE_URL, type DigiflazzCredentials } from '../adapters/suppliers/digiflazz/protocol.js';
 import { optionsJson } from '../store/supply-repo.js';
 import { BELOW_COST_POLICIES, type BelowCostPolicy } from '../domain/below-cost.js';
@@ -24,8 +24,8 @@ export interface RoutePatch {
   /** Major units, exact (as typed). */
   cost?: number | string;
   enabled?: boolean;
-  /** The adapter's settings for this route (replaced whole when given). */
-  options?: RouteOptions;
+  /** The adapter's settings for this route: merged into its options (null removes one). */
+  options?: RouteOptionsPatch;
 }
 
 /**
@@ -160,6 +160,7 @@ export class ManageSupply {
 
   async addRoute(input: { productCode: string; supplierName: string; sku: string; priority: number; cost: number | string; enabled?: boolean; options?: RouteOptions }, actor: Actor) {
     checkRoute(input);
+    if (input.options) checkOptions(input.options);
     const cost = this.minor(input.cost)!;
     return this.change(actor, async (supply, audit) => {
       const supplier = await this.supplier(supply, input.supplierName);
@@ -187,7 +188,7 @@ export class ManageSupply {
         ...(cost === undefined ? {} : { cost }),
         ...(patch.priority === undefined ? {} : { priority: patch.priority }),
         ...(patch.enabled === undefined ? {} : { enabled: patch.enabled ? 1 : 0 }),
-        ...(patch.options === undefined ? {} : { options: optionsJson(patch.options) }),
+        ...(patch.options === undefined ? {} : { options: optionsJson(checkOptions(mergeRouteOptions(before.options, patch.options))) }),
       });
       const [after] = await this.routes(supply, { routeId: id });
       await audit({ action: 'route.update', targetKind: 'route', targetId: id, before, after });
@@ -298,11 +299,15 @@ function checkSupplierName(name: string) {
   if (!/^[\w .-]{2,64}$/.test(name)) throw new AppError('VALIDATION_ERROR', 'supplier name: 2 to 64 letters, digits, spaces, dots, dashes or underscores');
 }
 
-function checkRoute(r: RoutePatch) {
+function checkRoute(r: { sku?: string; priority?: number }) {
   if (r.sku !== undefined && (r.sku.trim() === '' || r.sku.length > 128)) throw new AppError('VALIDATION_ERROR', "the supplier's SKU is required (1 to 128 characters)");
   if (r.priority !== undefined && (!Number.isInteger(r.priority) || r.priority < 0)) throw new AppError('VALIDATION_ERROR', 'priority must be a whole number, 0 or more (lower is tried first)');
-  const problem = r.options === undefined ? null : routeOptionsProblem(r.options);
+}
+
+function checkOptions(o: RouteOptions): RouteOptions {
+  const problem = routeOptionsProblem(o);
   if (problem) throw new AppError('VALIDATION_ERROR', problem);
+  return o;
 }
 
 function checkBaseUrl(raw: string): string {

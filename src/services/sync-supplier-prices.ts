@@ -25,18 +25,21 @@ export interface SyncReport {
   added: string[];
   removed: string[];
   changed: SkuChange[];
-  /** Enabled routes whose SKU now costs at or above a price of its product: repriced or taken out of service, by the supplier's policy. */
+  /** Enabled routes whose expected cost (max_price) followed their SKU's new cost. */
+  costFollowed: { routeId: string; productCode: string; sku: string; before: number; after: number }[];
+  /** Enabled routes whose SKU's cost reached a price of its product (never-below-cost.ts): repriced or taken out of service, by the supplier's policy. */
   belowCost: BelowCostEntry[];
 }
 
 const CHUNK = 200;
 
 /**
- * Price-list sync (issue 27 items 3 and 4, first part): reads a supplier's whole price
- * list, stores each SKU's cost, buyability and cut-off window (`supplier_skus`), reports
- * what changed since the last sync, and acts on every enabled route whose SKU now costs at
- * or above a price of its product (never sell below cost, see never-below-cost.ts): the
- * supplier gate and product status follow. Everything commits with its audit lines.
+ * Price-list sync: reads a supplier's whole price list, stores each SKU's cost, buyability
+ * and cut-off window (`supplier_skus`), reports what changed since the last sync, makes
+ * each enabled route's expected cost (the max_price sent with orders) the SKU's new cost,
+ * so a rise is not refused at the supplier, and acts on every such route whose cost
+ * reached a price of its product (never-below-cost.ts): the supplier gate and product
+ * status follow. Everything commits with its audit lines.
  */
 export class SyncSupplierPrices {
   constructor(private readonly deps: { db: Kysely<DB>; suppliers: SupplierResolver; clock: Clock; ids: IdGenerator; currency: CurrencySettings }) {}
@@ -71,7 +74,7 @@ export class SyncSupplierPrices {
     return db.transaction().execute(async (trx) => {
       const old = new Map((await trx.selectFrom('supplier_skus').selectAll().where('supplier_id', '=', supplier.id).execute()).map((r) => [r.sku, r]));
       const fresh = new Map(items.map((i) => [i.sku, i]));
-      const report: SyncReport = { supplierId: supplier.id, syncedAt: now, skus: fresh.size, added: [], removed: [], changed: [], belowCost: [] };
+      const report: SyncReport = { supplierId: supplier.id, syncedAt: now, skus: fresh.size, added: [], removed: [], changed: [], costFollowed: [], belowCost: [] };
       for (const [sku, i] of fresh) {
         const o = old.get(sku);
         if (!o) {
@@ -115,15 +118,20 @@ export class SyncSupplierPrices {
       const codes = [...new Set(routes.filter((r) => fresh.has(r.supplier_sku)).map((r) => r.product_code))];
       const pricesOf = new Map<string, PriceAt[]>();
       for (let k = 0; k < codes.length; k += CHUNK) {
-        const rows = await trx.selectFrom('catalog_prices').select(['product_code', 'catalog_id', 'tier', 'price']).where('product_code', 'in', codes.slice(k, k + CHUNK)).execute();
+        const rows = await trx.selectFrom('catalog_prices').select(['product_code', 'catalog_id', 'tier', 'price']).where('product_code', 'in', codes.slice(k, k + CHUNK)).orderBy('catalog_id').orderBy('tier').execute();
         for (const p of rows) pricesOf.set(p.product_code, [...(pricesOf.get(p.product_code) ?? []), { catalogId: p.catalog_id, tier: p.tier, price: Number(p.price) }]);
       }
+      const supply = new SupplyRepo(trx);
       for (const r of routes) {
         const item = fresh.get(r.supplier_sku);
         if (!item) continue;
         const route = { id: r.id, productCode: r.product_code, categorySlug: r.category_slug, sku: r.supplier_sku, cost: Number(r.cost) };
         const prices = pricesOf.get(r.product_code) ?? [];
         const entry = await actOnBelowCost(trx, ctx, route, item.cost, prices);
+        if (item.cost !== route.cost) {
+          await supply.updateRoute(route.id, { cost: item.cost });
+          report.costFollowed.push({ routeId: route.id, productCode: route.productCode, sku: route.sku, before: route.cost, after: item.cost });
+        }
         if (!entry) continue;
         report.belowCost.push(entry);
         // The product's next route here is judged on the prices as repriced.
@@ -132,7 +140,7 @@ export class SyncSupplierPrices {
       }
       await audit({
         operatorId: actor, action: 'supplier.sync', targetKind: 'supplier', targetId: supplier.id, before: null,
-        after: { skus: report.skus, added: report.added.length, removed: report.removed.length, changed: report.changed.length, routes_taken_out: report.belowCost.filter((b) => b.action === 'route_disabled').length, routes_repriced: report.belowCost.filter((b) => b.action === 'repriced').length },
+        after: { skus: report.skus, added: report.added.length, removed: report.removed.length, changed: report.changed.length, route_costs_followed: report.costFollowed.length, routes_taken_out: report.belowCost.filter((b) => b.action === 'route_disabled').length, routes_repriced: report.belowCost.filter((b) => b.action === 'repriced').length },
       });
       return report;
     });

@@ -142,19 +142,22 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
   });
 
   it('importing the same SKU again updates its product and route, never a second one', async () => {
-    fake.products.get('DZ-A')!.price = 10_900; // below every price: the route stays in service
-    expect((await sync()).below_cost).toEqual([]);
+    fake.products.get('DZ-A')!.price = 9_000; // a fall: the route's cost follows, nothing else to do
+    const synced = await sync();
+    expect(synced.below_cost).toEqual([]);
+    const [followed] = await routesTo('DZ-A');
+    expect(synced.cost_followed).toEqual([{ route_id: followed!.id, product_code: 'DZ-A', sku: 'DZ-A', before: 10_000, after: 9_000 }]);
     const preview = await op.post('/imports/preview', importBody(['DZ-A']));
     expect(preview.body.data.items[0]).toMatchObject({
-      action: 'update', product: { code: 'DZ-A' }, route: { cost: 10_900, cost_before: 10_000, enabled: true },
-      prices_before: { gold: 12_000, platinum: 11_500, diamond: 11_000 }, prices: { gold: 13_500, platinum: 13_000, diamond: 12_000 }, warnings: [],
+      action: 'update', product: { code: 'DZ-A' }, route: { cost: 9_000, cost_before: 9_000, enabled: true },
+      prices_before: { gold: 12_000, platinum: 11_500, diamond: 11_000 }, prices: { gold: 11_000, platinum: 10_500, diamond: 10_000 }, warnings: [],
     });
     const applied = await op.post('/imports/apply', { ...importBody(['DZ-A']), preview_token: preview.body.data.preview_token });
     expect(applied.status, applied.text).toBe(200);
     expect(await db().selectFrom('products').select('code').where('code', 'like', 'DZ-A%').execute()).toHaveLength(1);
     const routes = await routesTo('DZ-A');
-    expect(routes.map((r) => Number(r.cost))).toEqual([10_900]);
-    expect(await prices('DZ-A')).toEqual({ gold: 13_500, platinum: 13_000, diamond: 12_000 });
+    expect(routes.map((r) => Number(r.cost))).toEqual([9_000]);
+    expect(await prices('DZ-A')).toEqual({ gold: 11_000, platinum: 10_500, diamond: 10_000 });
     // The same token again: the plan changed (prices_before), so it is refused; nothing duplicates.
     expect((await op.post('/imports/apply', { ...importBody(['DZ-A']), preview_token: preview.body.data.preview_token })).body.error).toBe('PREVIEW_STALE');
   });
@@ -203,17 +206,17 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
   });
 
   it('disable_route (default): a cost at or above a price takes the route out of service, with an audit line and an attention item', async () => {
-    fake.products.get('DZ-A')!.price = 12_000; // exactly diamond's price: at cost is below cost
+    fake.products.get('DZ-A')!.price = 10_000; // exactly diamond's price: at cost is below cost
     const report = await sync();
     const [route] = await routesTo('DZ-A');
-    expect(report.below_cost).toEqual([{ route_id: route!.id, product_code: 'DZ-A', sku: 'DZ-A', cost: 12_000, lowest_price: 12_000, action: 'route_disabled', reason: 'policy', prices: [] }]);
-    expect(Number(route!.enabled)).toBe(0);
-    expect(await prices('DZ-A')).toEqual({ gold: 13_500, platinum: 13_000, diamond: 12_000 });
+    expect(report.below_cost).toEqual([{ route_id: route!.id, product_code: 'DZ-A', sku: 'DZ-A', cost: 10_000, lowest_price: 10_000, reached: 'cost', action: 'route_disabled', reason: 'policy', prices: [] }]);
+    expect([Number(route!.enabled), Number(route!.cost)]).toEqual([0, 10_000]);
+    expect(await prices('DZ-A')).toEqual({ gold: 11_000, platinum: 10_500, diamond: 10_000 });
     expect((await op.post('/imports/preview', importBody(['DZ-A']))).body.data.items[0]).toMatchObject({ route: { enabled: false }, warnings: ['ROUTE_OUT_OF_SERVICE'] });
     expect((await audits('route.below_cost')).map((a) => a.target_id)).toEqual([route!.id]);
     const items = (await op.get('/attention-items')).body;
     expect(items.meta.total).toBe(1);
-    expect(items.data.items[0]).toMatchObject({ kind: 'below_cost', target_kind: 'route', target_id: route!.id, resolved_at: null, details: { action: 'route_disabled', reason: 'policy', cost: 12_000 } });
+    expect(items.data.items[0]).toMatchObject({ kind: 'below_cost', target_kind: 'route', target_id: route!.id, resolved_at: null, details: { action: 'route_disabled', reason: 'policy', reached: 'cost', cost: 10_000, cost_before: 9_000 } });
     expect(items.data.items[0].summary).toContain('route taken out of service');
     expect((await op.get('/overview')).body.data.attention_items).toBe(1);
     // DZ-A has no other route: the supplier gate refuses it, nothing is charged.
@@ -235,7 +238,7 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
     expect(patched.body.data.below_cost_policy).toBe('reprice');
     expect((await op.patch(`/suppliers/${supplierId}`, { below_cost_policy: 'ignore' })).body.error).toBe('VALIDATION_ERROR');
     const [b] = await routesTo('DZ-B');
-    fake.products.get('DZ-B')!.price = 22_500; // diamond 22 000 reached; platinum 23 000 not
+    fake.products.get('DZ-B')!.price = 22_500; // diamond 22 000 reached at cost; gold and platinum below the rule's margin
 
     // VAL-475 priced in a catalog without a rule, in a category without one: no rule applies.
     const bare = await op.post('/catalogs', { name: 'Bare' });
@@ -247,17 +250,21 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
     const report = await sync();
     const byRoute = Object.fromEntries(report.below_cost.map((e: any) => [e.route_id, e]));
     expect(byRoute[b!.id]).toEqual({
-      route_id: b!.id, product_code: 'DZ-B', sku: 'DZ-B', cost: 22_500, lowest_price: 22_000, action: 'repriced', reason: 'policy',
-      prices: [{ catalog_id: demoCatalog, tier: 'diamond', before: 22_000, after: 25_000 }],
+      route_id: b!.id, product_code: 'DZ-B', sku: 'DZ-B', cost: 22_500, lowest_price: 22_000, reached: 'cost', action: 'repriced', reason: 'policy',
+      prices: [
+        { catalog_id: demoCatalog, tier: 'diamond', before: 22_000, after: 25_000 }, { catalog_id: demoCatalog, tier: 'gold', before: 24_000, after: 27_000 },
+        { catalog_id: demoCatalog, tier: 'platinum', before: 23_000, after: 26_000 },
+      ],
     });
     expect(byRoute[val.body.data.id]).toMatchObject({ action: 'route_disabled', reason: 'no_rule', lowest_price: 30_000 });
-    expect(await prices('DZ-B')).toEqual({ gold: 24_000, platinum: 23_000, diamond: 25_000 });
+    expect(await prices('DZ-B')).toEqual({ gold: 27_000, platinum: 26_000, diamond: 25_000 });
     const [after] = await routesTo('DZ-B');
     expect([Number(after!.cost), Number(after!.enabled)]).toEqual([22_500, 1]);
     expect(Number((await db().selectFrom('product_routes').select('enabled').where('id', '=', val.body.data.id).executeTakeFirstOrThrow()).enabled)).toBe(0);
     const [repriced] = await audits('route.repriced');
-    expect(JSON.parse(repriced!.after!)).toEqual({ cost: 22_500, prices: [{ catalog_id: demoCatalog, tier: 'diamond', price: 25_000 }] });
-    expect(JSON.parse(repriced!.before!)).toEqual({ cost: 20_000, prices: [{ catalog_id: demoCatalog, tier: 'diamond', price: 22_000 }] });
+    const tierPrices = (p: number[]) => ['diamond', 'gold', 'platinum'].map((tier, i) => ({ catalog_id: demoCatalog, tier, price: p[i] }));
+    expect(JSON.parse(repriced!.after!)).toEqual({ cost: 22_500, prices: tierPrices([25_000, 27_000, 26_000]) });
+    expect(JSON.parse(repriced!.before!)).toEqual({ cost: 20_000, prices: tierPrices([22_000, 24_000, 23_000]) });
     const open = (await op.get('/attention-items')).body.data.items;
     expect(open.map((i: any) => [i.target_id, i.details.action]).sort()).toEqual([[b!.id, 'repriced'], [val.body.data.id, 'route_disabled']].sort());
     // Synced again at the same cost: nothing more to do, no new item.

@@ -270,7 +270,7 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
         { sku: 'ML86', field: 'cost', before: 18_000, after: 1_000_000 },
       ]));
       const mlRoute = await db().selectFrom('product_routes').select(['id', 'enabled']).where('supplier_id', '=', supplierId).where('supplier_sku', '=', 'ML86').executeTakeFirstOrThrow();
-      expect(second.body.data.below_cost).toEqual([{ route_id: mlRoute.id, product_code: 'ML-86', sku: 'ML86', cost: 1_000_000, lowest_price: expect.any(Number), action: 'route_disabled', reason: 'policy', prices: [] }]);
+      expect(second.body.data.below_cost).toEqual([{ route_id: mlRoute.id, product_code: 'ML-86', sku: 'ML86', cost: 1_000_000, lowest_price: expect.any(Number), reached: 'cost', action: 'route_disabled', reason: 'policy', prices: [] }]);
       expect(Number(mlRoute.enabled)).toBe(0);
       const audited = await db().selectFrom('audit_log').select('action').where('action', 'in', ['route.below_cost', 'supplier.sync']).execute();
       expect(audited.map((a) => a.action).sort()).toEqual(['route.below_cost', 'supplier.sync', 'supplier.sync']);

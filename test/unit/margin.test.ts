@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applicableRule, marginPrice, marginRuleProblem, rulePrices, MAX_PERCENT_BP } from '../../src/domain/margin.js';
 import { MAX_EXACT_MINOR } from '../../src/domain/money.js';
-import { pricesAtOrBelow, repricePlan } from '../../src/domain/below-cost.js';
+import { pricesReached, repricePlan } from '../../src/domain/below-cost.js';
 
 const MAX = 100_000_000_000;
 
@@ -91,20 +91,31 @@ describe('never below cost: repricing the prices a cost reached', () => {
     { catalogId: 'cat-2', tier: 'gold' as const, price: 23_000 },
     { catalogId: 'cat-2', tier: 'diamond' as const, price: 21_000 },
   ];
+  const atOrBelow = (cost: number) => pricesReached(cost, prices, false, 'free-fire', rules);
   it('finds the prices at or below the cost (at cost counts)', () => {
-    expect(pricesAtOrBelow(22_000, prices).map((p) => `${p.catalogId}/${p.tier}`)).toEqual(['cat-1/diamond', 'cat-2/diamond']);
-    expect(pricesAtOrBelow(20_999, prices)).toEqual([]);
+    expect(atOrBelow(22_000).map((p) => `${p.catalogId}/${p.tier}`)).toEqual(['cat-1/diamond', 'cat-2/diamond']);
+    expect(atOrBelow(20_999)).toEqual([]);
+  });
+  it('when the cost rose, also the prices below their rule\'s minimum (cost + margin, before rounding)', () => {
+    // 20 000: cat-1 gold needs 24 000 (20 %), diamond 22 000 (10 %); cat-2 gold (category rule, 5 %) 21 000; cat-2 diamond has no rule.
+    expect(pricesReached(20_000, prices, true, 'free-fire', rules)).toEqual([]);
+    const at = (cost: number) => pricesReached(cost, prices, true, 'free-fire', rules).map((p) => `${p.catalogId}/${p.tier}`);
+    expect(at(20_001)).toEqual(['cat-1/gold', 'cat-1/diamond']);
+    expect(at(21_904)).toEqual(['cat-1/gold', 'cat-1/diamond', 'cat-2/diamond']);
+    expect(at(21_905)).toEqual(['cat-1/gold', 'cat-1/diamond', 'cat-2/gold', 'cat-2/diamond']);
+    // Without a rule for its category, only at or below cost counts.
+    expect(pricesReached(20_001, prices, true, 'valorant', { catalog: new Map(), category: new Map() })).toEqual([]);
   });
   it('reprices each by its catalog rule, else its category rule', () => {
-    const hits = pricesAtOrBelow(23_000, prices).filter((p) => p.tier === 'gold' || p.catalogId === 'cat-1');
+    const hits = atOrBelow(23_000).filter((p) => p.tier === 'gold' || p.catalogId === 'cat-1');
     expect(repricePlan(23_000, hits, 'free-fire', rules, 1e12)).toEqual({
       ok: true,
       changes: [{ catalogId: 'cat-1', tier: 'diamond', price: 25_500, before: 22_000 }, { catalogId: 'cat-2', tier: 'gold', price: 24_500, before: 23_000 }],
     });
   });
   it('all or nothing: a price without a rule for its tier, or past the bound, reprices none', () => {
-    expect(repricePlan(22_000, pricesAtOrBelow(22_000, prices), 'free-fire', rules, 1e12)).toEqual({ ok: false, reason: 'no_rule', catalogId: 'cat-2', tier: 'diamond' });
-    expect(repricePlan(22_000, pricesAtOrBelow(22_000, prices), 'valorant', rules, 1e12)).toMatchObject({ ok: false, reason: 'no_rule' });
+    expect(repricePlan(22_000, atOrBelow(22_000), 'free-fire', rules, 1e12)).toEqual({ ok: false, reason: 'no_rule', catalogId: 'cat-2', tier: 'diamond' });
+    expect(repricePlan(22_000, atOrBelow(22_000), 'valorant', rules, 1e12)).toMatchObject({ ok: false, reason: 'no_rule' });
     expect(repricePlan(22_000, [prices[1]!], 'free-fire', rules, 24_000)).toEqual({ ok: false, reason: 'out_of_range', catalogId: 'cat-1', tier: 'diamond' });
   });
 });

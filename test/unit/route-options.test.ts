@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerNumber, parseRouteOptions, routeOptionsProblem } from '../../src/domain/route-options.js';
+import { customerNoForForm, customerNumber, mergeRouteOptions, parseRouteOptions, routeOptionsProblem } from '../../src/domain/route-options.js';
 import { verifyHubSignature } from '../../src/adapters/suppliers/digiflazz/webhook.js';
 import { digiflazzSign } from '../../src/adapters/suppliers/digiflazz/protocol.js';
 import { hubSignature } from '../support/fake-digiflazz.js';
@@ -17,6 +17,23 @@ describe('route options: the supplier customer number', () => {
     expect(routeOptionsProblem({ customerNo: '{zone}-only-zone' })).toMatch(/\{target\}/);
     expect(routeOptionsProblem({ customerNo: '{target}{server}' })).toMatch(/unknown placeholder \{server\}/);
     expect(routeOptionsProblem({ customerNo: `{target}${'x'.repeat(60)}` })).toMatch(/8 to 64/);
+  });
+
+  it('a game form implies the format: none without server fields, user id then zone with one, none guessable with several', () => {
+    const id = { role: 'account_id' };
+    const server = { role: 'server' };
+    expect(customerNoForForm([id])).toEqual({ zone: false });
+    expect(customerNoForForm([id, server, { role: 'other' }])).toEqual({ zone: true, derived: '{target}{zone}' });
+    expect(customerNoForForm([id, server, server])).toEqual({ zone: true, derived: null });
+  });
+
+  it('a patch merges: a value sets, null removes, absent keeps', () => {
+    const base = { customerNo: '{target}{zone}', testing: true };
+    expect(mergeRouteOptions(base, {})).toEqual(base);
+    expect(mergeRouteOptions(base, { testing: false })).toEqual({ customerNo: '{target}{zone}', testing: false });
+    expect(mergeRouteOptions(base, { customerNo: null })).toEqual({ testing: true });
+    expect(mergeRouteOptions({}, { customerNo: '{target}|{zone}', testing: null })).toEqual({ customerNo: '{target}|{zone}' });
+    expect(base).toEqual({ customerNo: '{target}{zone}', testing: true });
   });
 
   it('reads stored options leniently (unknown or mistyped fields dropped)', () => {

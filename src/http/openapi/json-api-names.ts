@@ -23,7 +23,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'gold,platinum,diamond': 'TierMargins',
   'id,scope,scope_id,step,tiers,created_at,updated_at': 'MarginRule',
   'code,name,category_slug': 'ImportProduct',
-  'id,sku,cost,cost_before,enabled': 'ImportRoute',
+  'id,sku,cost,cost_before,enabled,customer_no,customer_no_before': 'ImportRoute',
   'id,scope': 'MarginRuleRef',
   'sku,sku_name,cost,buyable,action,product,route,rule,prices,prices_before,warnings,error': 'ImportLine',
   'supplier_id,supplier_name,category,catalog_id,preview_token,items': 'ImportPlan',

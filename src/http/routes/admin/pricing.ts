@@ -28,6 +28,10 @@ const ImportBody = {
   skus: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 200, description: "SKUs of the supplier's synced price list (POST /suppliers/{id}/sync first)" }),
   category: Type.String({ minLength: 1, maxLength: 64, description: 'slug: new products go here' }),
   catalog: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'catalog id or name whose tier prices are set; without one, products and routes only' }))),
+  customer_no: Type.Optional(Nullable(Type.String({
+    minLength: 8, maxLength: 64,
+    description: "the routes' customer_no format ({target} and {zone}, e.g. \"{target}|{zone}\"), set on every route imported; without one, a game whose form has one server field gets \"{target}{zone}\" (user id followed directly by zone, as Mobile Legends at Digiflazz), a game with several server fields is refused (VALIDATION_ERROR) until one is given, a game without server fields keeps the default \"{target}\"",
+  }))),
 };
 const ImportPlanSchema = Type.Object({
   supplier_id: Type.String(), supplier_name: Type.String(), category: Type.String(), catalog_id: Nullable(Type.String()),
@@ -36,7 +40,9 @@ const ImportPlanSchema = Type.Object({
     sku: Type.String(), sku_name: Nullable(Type.String()), cost: Nullable(Money('as of the last sync')), buyable: Nullable(Type.Boolean()),
     action: Type.Union([Type.Literal('create'), Type.Literal('update')]),
     product: Type.Object({ code: Type.String(), name: Type.String(), category_slug: Type.String() }),
-    route: Type.Object({ id: Nullable(Type.String()), sku: Type.String(), cost: Nullable(Money('expected cost after the import (max_price)')), cost_before: Nullable(Money()), enabled: Type.Boolean() }),
+    route: Type.Object({ id: Nullable(Type.String()), sku: Type.String(), cost: Nullable(Money('expected cost after the import (max_price)')), cost_before: Nullable(Money()), enabled: Type.Boolean(),
+      customer_no: Nullable(Type.String({ description: 'the route\'s customer_no format after the import (null: the default "{target}")' })), customer_no_before: Nullable(Type.String()),
+    }),
     rule: Nullable(Type.Object({ id: Type.String(), scope: Scope })),
     prices: TierPrices, prices_before: TierPrices,
     warnings: Type.Array(Type.String(), { description: 'NO_RULE, NO_CATALOG, AT_OR_BELOW_COST, NOT_BUYABLE (inactive or out of stock at the last sync), OTHER_CATEGORY (an existing product elsewhere: it stays there), ROUTE_OUT_OF_SERVICE (its route is disabled, e.g. by a sync; the import leaves it so: enable it with PATCH /routes/{id})' }),
@@ -65,11 +71,14 @@ export function pricingRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     items: p.lines.map((l) => ({
       sku: l.sku, sku_name: l.skuName, cost: majorOrNull(l.cost), buyable: l.buyable, action: l.action,
       product: { code: l.product.code, name: l.product.name, category_slug: l.product.categorySlug },
-      route: { id: l.route.id, sku: l.route.sku, cost: majorOrNull(l.route.cost), cost_before: majorOrNull(l.route.costBefore), enabled: l.route.enabled },
+      route: { id: l.route.id, sku: l.route.sku, cost: majorOrNull(l.route.cost), cost_before: majorOrNull(l.route.costBefore), enabled: l.route.enabled,
+        customer_no: l.route.customerNo, customer_no_before: l.route.customerNoBefore,
+      },
       rule: l.rule, prices: prices(l.prices), prices_before: prices(l.pricesBefore), warnings: l.warnings, error: l.error,
     })),
   });
-  const importInput = (b: { supplier: string; skus: string[]; category: string; catalog?: string | null }): ImportInput => ({ supplier: b.supplier, skus: b.skus, category: b.category, catalog: b.catalog ?? null });
+  const importInput = (b: { supplier: string; skus: string[]; category: string; catalog?: string | null; customer_no?: string | null }): ImportInput =>
+    ({ supplier: b.supplier, skus: b.skus, category: b.category, catalog: b.catalog ?? null, customerNo: b.customer_no ?? null });
 
   kit.route({
     method: 'GET', url: '/margin-rules', tag: 'Pricing', summary: 'Margin rules, per category and per catalog',

@@ -5,6 +5,7 @@ import type { OperatorServices } from '../../../services/operator/index.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
 import { toMajor } from '../../../domain/money.js';
+import type { RouteOptions, RouteOptionsPatch } from '../../../domain/route-options.js';
 import { priceSyncView, sandboxView } from '../../supply-views.js';
 
 const strict = { additionalProperties: false } as const;
@@ -13,10 +14,16 @@ const BelowCostPolicy = Type.Union([Type.Literal('reprice'), Type.Literal('disab
   description: "what a price-list sync does with a route whose SKU's cost reached a price of its product: reprice by the margin rules (a price without a rule: the route goes out of service), or take the route out of service (default)",
 });
 
+const CUSTOMER_NO = 'how target and zone form the supplier\'s customer number, with {target} and {zone}: e.g. "{target}{zone}" (Mobile Legends at Digiflazz); default "{target}"';
+const TESTING = "digiflazz: send testing: true (the supplier's testing mode, no real transaction)";
 const RouteOptionsSchema = Type.Object({
-  customer_no: Type.Optional(Type.String({ minLength: 8, maxLength: 64, description: 'how target and zone form the supplier\'s customer number, with {target} and {zone}: e.g. "{target}{zone}" (Mobile Legends at Digiflazz); default "{target}"' })),
-  testing: Type.Optional(Type.Boolean({ description: "digiflazz: send testing: true (the supplier's testing mode, no real transaction)" })),
+  customer_no: Type.Optional(Type.String({ minLength: 8, maxLength: 64, description: CUSTOMER_NO })),
+  testing: Type.Optional(Type.Boolean({ description: TESTING })),
 }, { ...strict, description: "the adapter's settings for this route (used by digiflazz)" });
+const RouteOptionsPatchSchema = Type.Object({
+  customer_no: Type.Optional(Nullable(Type.String({ minLength: 8, maxLength: 64, description: `${CUSTOMER_NO}; null: back to the default` }))),
+  testing: Type.Optional(Nullable(Type.Boolean({ description: `${TESTING}; null: back to the default (off)` }))),
+}, { ...strict, description: "merged into the route's options: an option left out keeps its value, null removes it" });
 
 const Supplier = Type.Object({
   id: Type.String(), name: Type.String(), adapter: Type.String({ description: 'sandbox, upstream-v1 or digiflazz' }),
@@ -72,8 +79,11 @@ const route = (r: RouteView) => ({
 });
 const lastRefresh = (r: { startedAt: number; finishedAt: number; availabilityCheckFailed: boolean } | null) =>
   (r === null ? null : { started_at: iso(r.startedAt)!, finished_at: iso(r.finishedAt)!, availability_check_failed: r.availabilityCheckFailed });
-const routeOptions = (o: { customer_no?: string; testing?: boolean } | undefined) =>
-  o === undefined ? undefined : { ...(o.customer_no === undefined ? {} : { customerNo: o.customer_no }), ...(o.testing === undefined ? {} : { testing: o.testing }) };
+function routeOptions(o: { customer_no?: string; testing?: boolean } | undefined): RouteOptions | undefined;
+function routeOptions(o: { customer_no?: string | null; testing?: boolean | null } | undefined): RouteOptionsPatch | undefined;
+function routeOptions(o: { customer_no?: string | null; testing?: boolean | null } | undefined) {
+  return o === undefined ? undefined : { ...(o.customer_no === undefined ? {} : { customerNo: o.customer_no }), ...(o.testing === undefined ? {} : { testing: o.testing }) };
+}
 
 const REFRESH_NOTE = 'Orders see the switches at once; product status (active/inactive) follows at the next supply refresh (SUPPLY_REFRESH_MS), or at once with POST /supply/refresh.';
 const GATE_NOTE = 'The supplier gate follows at once: POST /api/v1/order answers 503 ORDER_FAILED_SUPPLIER_GATE for a product with no enabled route to an enabled supplier that is active.';
@@ -147,13 +157,15 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   const Scalar = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
   kit.route({
     method: 'POST', url: '/suppliers/:id/sync', tag: 'Supply', summary: "Sync a supplier's price list (digiflazz): store each SKU's cost, status and cut-off; show what changed",
-    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route whose SKU now costs at or above a price of its product is, by the supplier's below_cost_policy, repriced by the margin rules (route.repriced in the audit log; the route's cost becomes the new cost) or taken out of service (route.below_cost; also when a price reached has no rule); each one is an attention item (GET /attention-items). The supplier gate and product status follow. Costs in major units.",
+    description: "Reads the supplier's whole price list now (the supplier rate-limits it: asked too often, the answer is 502 SUPPLIER_UNAVAILABLE; try again later). Each enabled route's cost (the max_price sent with orders) becomes its SKU's new cost (cost_followed). Each enabled route whose SKU's cost reached a price of its product (at or above it, or, when the cost rose, below that price's margin rule minimum: cost + the tier's margin) is, by the supplier's below_cost_policy, repriced by the margin rules (route.repriced in the audit log) or taken out of service (route.below_cost; also when a price reached has no rule); each one is an attention item (GET /attention-items). The supplier gate and product status follow. Costs in major units.",
     params: IdParams,
     response: Type.Object({
       supplier_id: Type.String(), synced_at: IsoTime(), skus: Type.Integer(), added: Type.Array(Type.String()), removed: Type.Array(Type.String()),
       changed: Type.Array(Type.Object({ sku: Type.String(), field: Type.Union([Type.Literal('cost'), Type.Literal('buyable'), Type.Literal('cut_off'), Type.Literal('name')]), before: Scalar, after: Scalar })),
+      cost_followed: Type.Array(Type.Object({ route_id: Type.String(), product_code: Type.String(), sku: Type.String(), before: Money(), after: Money() }), { description: "enabled routes whose cost (max_price) followed their SKU's new cost" }),
       below_cost: Type.Array(Type.Object({
         route_id: Type.String(), product_code: Type.String(), sku: Type.String(), cost: Money(), lowest_price: Money('the lowest price the cost reached'),
+        reached: Type.Union([Type.Literal('cost'), Type.Literal('margin')], { description: "cost: a price is at or below the cost; margin: the cost rose and left a price below its margin rule's minimum" }),
         action: Type.Union([Type.Literal('repriced'), Type.Literal('route_disabled')]),
         reason: Type.Union([Type.Literal('policy'), Type.Literal('no_rule'), Type.Literal('out_of_range')], { description: "route_disabled under the reprice policy: no_rule (a price reached has no margin rule for its tier) or out_of_range (the rule's price would pass the largest amount)" }),
         prices: Type.Array(Type.Object({ catalog_id: Type.String(), tier: Type.String(), before: Money(), after: Money() }), { description: 'repriced: each price the cost reached' }),
@@ -214,13 +226,13 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
   });
 
   kit.route({
-    method: 'PATCH', url: '/routes/:id', tag: 'Supply', summary: "Change a route's SKU, priority, cost, or enable/disable it",
+    method: 'PATCH', url: '/routes/:id', tag: 'Supply', summary: "Change a route's SKU, priority, cost or options (merged), or enable/disable it",
     description: GATE_NOTE,
     params: IdParams,
     body: Type.Object({
       sku: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
       cost: Type.Optional(Money()), enabled: Type.Optional(Type.Boolean()),
-      options: Type.Optional(RouteOptionsSchema),
+      options: Type.Optional(RouteOptionsPatchSchema),
     }, strict),
     response: Route, errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ params, body, who }) => ({ data: route(await svc.updateRoute(params.id, { ...body, options: routeOptions(body.options) }, who.operatorId)) }),
