@@ -46,11 +46,20 @@ export function zoneHelp(serverFields: readonly FormField[]): string {
   const allowed = serverFields.map((f) => {
     const optional = f.required === false ? ' (optional: may be left out)' : '';
     if (!f.options) return `${f.name} any text${optional}`;
-    const listed = f.options.slice(0, LISTED_OPTIONS).map((o) => `"${o.value}"`).join(', ');
-    const more = f.options.length > LISTED_OPTIONS ? ` and ${f.options.length - LISTED_OPTIONS} more (GET /categories)` : '';
-    return `${f.name} one of ${listed}${more}${optional}`;
+    return `${f.name} one of ${listedValues(f.options)}${optional}`;
   });
   return serverFields.some((f) => f.options)
     ? `send ${shape}, the option values (not their labels) in the form's order: ${allowed.join('; ')}`
     : `send ${shape} (in the form's order)`;
+}
+
+/** Why a select field's value is refused, or null when it is one of its option values. */
+export function optionValueProblem(f: FormField, value: string): string | null {
+  if (!f.options || f.options.some((o) => o.value === value)) return null;
+  return `fields.${f.name} must be one of ${listedValues(f.options)} (the option values, not their labels)`;
+}
+
+function listedValues(options: NonNullable<FormField['options']>): string {
+  const listed = options.slice(0, LISTED_OPTIONS).map((o) => `"${o.value}"`).join(', ');
+  return options.length > LISTED_OPTIONS ? `${listed} and ${options.length - LISTED_OPTIONS} more (GET /categories)` : listed;
 }

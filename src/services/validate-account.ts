@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import type { CatalogCache } from './catalog-cache.js';
 import type { ResellerPrincipal } from './authenticate.js';
 import { checkWithTimeout } from './check-account.js';
+import { optionValueProblem } from '../domain/order-zone.js';
 
 const FIELDS = ['category_slug', 'fields', 'product_code'];
 
@@ -45,6 +46,8 @@ export class ValidateAccount {
       if ((f.required ?? true) && (typeof v !== 'string' || v.trim() === '')) {
         throw new AppError('VALIDATION_FIELDS_MISSING', `fields.${f.name} (${f.label}) is required for ${category.name}`);
       }
+      const problem = typeof v === 'string' && v !== '' ? optionValueProblem(f, v) : null;
+      if (problem) throw new AppError('VALIDATION_ERROR', problem);
     }
     const valueOf = (role: string) => category.form.filter((f) => f.role === role).map((f) => String(values[f.name] ?? '')).filter(Boolean);
     const target = valueOf('account_id').join('');

@@ -182,6 +182,22 @@ describe.each(storeKinds())('POST /order rules (%s)', (kind) => {
     expect((await t.client.post('/order', base({ product_code: 'ML-86', zone: 'any|thing' }))).status).toBe(200);
   });
 
+  it('POST /validation refuses a select field value that is not one of its options (a label included)', async () => {
+    await t.platform.operator.catalog.updateCategory('ragnarok-origin', { checkerEnabled: true }, 'test');
+    try {
+      const check = (fields: Record<string, string>) => t.client.post('/validation', { category_slug: 'ragnarok-origin', fields });
+      const ok = await check({ user_id: '4001234', region: 'sea', server: 'prontera-1' });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.data.zone).toBe('sea|prontera-1');
+      const label = await check({ user_id: '4001234', region: 'Southeast Asia', server: 'prontera-1' });
+      expect(label.status, label.text).toBe(400);
+      expect(label.body.error).toBe('VALIDATION_ERROR');
+      expect(label.body.message).toBe('fields.region must be one of "sea", "eu" (the option values, not their labels)');
+    } finally {
+      await t.platform.operator.catalog.updateCategory('ragnarok-origin', { checkerEnabled: false }, 'test');
+    }
+  });
+
   it('ORDER_FAILED_SUPPLIER_GATE when no supplier can take the product: no order, no debit, ref_id free', async () => {
     const { db } = t.platform.database;
     await db.updateTable('suppliers').set({ enabled: 0 }).execute();
