@@ -127,9 +127,25 @@ describe.each(storeKinds())('bodies that stall or are refused by their length (%
     expect(closedByServer, text).toBe(true);
     const r = parse(text);
     expect(r.status).toBe(413);
+    // One answer: the connection ended with it, not by BODY_TIMEOUT_MS's 408 later.
+    expect(text.match(/HTTP\/1\.1 /g), text).toHaveLength(1);
     expect(r.headers.connection).toBe('close');
     expect(r.body).toMatchObject({ success: false, error: 'PAYLOAD_TOO_LARGE' });
     expect(r.body.message).toContain(limit);
+  });
+
+  it('an API v1 POST without Content-Length (chunked) is 411 and its endless body is not read either', async () => {
+    const head = [
+      'POST /api/v1/order HTTP/1.1', 'Host: x', 'Content-Type: application/json', 'Transfer-Encoding: chunked',
+      `X-Api-Key: ${t.client.apiKey}`, `X-Timestamp: ${Date.now()}`, `X-Signature: ${'0'.repeat(64)}`,
+    ].join('\r\n');
+    const { text, closedByServer } = await exchangeUntilClosed(t.origin, `${head}\r\n\r\n10\r\n{"ref_id":"chunk\r\n`);
+    expect(closedByServer, text).toBe(true);
+    const r = parse(text);
+    expect(r.status).toBe(411);
+    expect(text.match(/HTTP\/1\.1 /g), text).toHaveLength(1);
+    expect(r.headers.connection).toBe('close');
+    expect(r.body).toMatchObject({ success: false, error: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('a request that arrives in time on the same short timeout is served', async () => {
