@@ -31,6 +31,11 @@ export interface HttpAppOptions {
  * routes), JSON 404/405.
  */
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
+  // No answer is ever to be read as another type than it declares; production keeps browsers on HTTPS.
+  const securityHeaders: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    ...(opts.production ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
+  };
   const app = Fastify({
     loggerInstance: opts.logger,
     genReqId: () => randomUUID(),
@@ -47,7 +52,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     },
     // Errors the router meets before any hook runs (a path parameter over maxParamLength, a
     // malformed percent-encoding) and requests Node cannot parse answer in the envelope too.
-    frameworkErrors: (err, req, reply) => sendError(req, reply, err),
+    frameworkErrors: (err, req, reply) => sendError(req, reply.headers(securityHeaders), err),
     clientErrorHandler: clientErrorHandler(opts.logger),
     // One line per request instead (access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -63,10 +68,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   // The hooks every request runs are callback-style: an async hook costs a promise and a
   // turn of the microtask queue per request, for work that is synchronous.
   app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
-    // No answer of the service is ever to be read as another type than it declares.
-    reply.header('x-content-type-options', 'nosniff');
-    if (opts.production) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+    reply.header('x-request-id', req.id).headers(securityHeaders);
     done();
   });
   // Query and path values enter here on every API; bodies in parseJsonBody (json-body.ts).

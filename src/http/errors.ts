@@ -64,6 +64,5 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
     // Also here: errors met before the onRequest hooks (router errors) get the id too.
     .header('x-request-id', req.id)
     .header('content-type', 'application/json; charset=utf-8')
-    .header('x-content-type-options', 'nosniff')
     .send({ success: false, error: e.code, message: e.message, request_id: req.id });
 }

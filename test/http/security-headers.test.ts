@@ -54,6 +54,8 @@ describe.each(storeKinds())('Strict-Transport-Security in production (%s)', (kin
       ['admin sign-in refused', await rawRequest(`${t.origin}/admin/v1/auth/sign-in`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })],
       ['dashboard unauthenticated', await rawRequest(`${t.origin}/dashboard/v1/me`, { method: 'GET' })],
       ['readiness', await rawRequest(`${t.origin}/livez`, { method: 'GET' })],
+      ['router error', await rawRequest(`${t.origin}/admin/v1/orders/${'a'.repeat(300)}`, { method: 'GET' })],
+      ['bad percent-encoding', await rawRequest(`${t.origin}/admin/v1/orders/%E0%A4%A`, { method: 'GET' })],
     ];
     for (const [what, r] of answers) {
       expect(r.status, what).toBeLessThan(500);
