@@ -197,7 +197,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),
     readyTimeoutMs: int('READY_TIMEOUT_MS', 1000, 10, 60_000),
-    // A body is at most 64 KB: 10 s is over 6 KB a second on the slowest honest link.
+    // A body is at most 64 KB: in 10 s that asks a client for no more than 6.4 KB a second.
     bodyTimeoutMs: int('BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     // Production sits behind a proxy whose health check (deploy/Caddyfile: every 2 s) must see
     // the 503 first; elsewhere nothing probes, and Ctrl-C should stop at once.

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 
 /**
  * How deep arrays and objects may nest in a request body. Far past any declared shape (a
- * category form, the deepest, is four levels), and shallow enough that every recursive walk
+ * category form with its options, the deepest, is a handful of levels), and shallow enough that every recursive walk
  * of the parsed value (the text check, schema validation, serialization) stays well within
  * the stack.
  */
