@@ -37,6 +37,11 @@ export interface Config {
   /** /readyz: how long each check (store, Redis) may take before it counts as failed. */
   readyTimeoutMs: number;
   /**
+   * How long a request may take to arrive, from its first byte to the last of its body:
+   * a client that stalls is answered 408 and its connection closed, so it holds no socket.
+   */
+  bodyTimeoutMs: number;
+  /**
    * `serve` on SIGTERM/SIGINT: how long /readyz answers 503 while requests are still served,
    * before the listener closes, so the proxy's health check stops sending first.
    */
@@ -194,6 +199,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),
     readyTimeoutMs: int('READY_TIMEOUT_MS', 1000, 10, 60_000),
+    // A body is at most 64 KB: in 10 s that asks a client for no more than 6.4 KB a second.
+    bodyTimeoutMs: int('BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     // Production sits behind a proxy whose health check (deploy/Caddyfile: every 2 s) must see
     // the 503 first; elsewhere nothing probes, and Ctrl-C should stop at once.
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', envName === 'production' ? 5000 : 0, 0, 600_000),

@@ -42,7 +42,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const { db } = services.database;
   const routes = new RouteRegistry();
 
-  const app = createHttpApp({ logger, trustedProxies: config.trustedProxies, observe: prometheus ? (m, r, st, ms) => prometheus.observeRequest(m, r, st, ms) : null });
+  const app = createHttpApp({
+    logger, trustedProxies: config.trustedProxies, observe: prometheus ? (m, r, st, ms) => prometheus.observeRequest(m, r, st, ms) : null,
+    bodyTimeoutMs: config.bodyTimeoutMs, production: config.env === 'production',
+  });
   // What only requests use starts once the HTTP app gets ready (listen, or a test's inject),
   // so a process that serves none opens neither: the cache-version feed's connection
   // (PostgreSQL) and the order writer thread (SQLite).
@@ -59,7 +62,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     if (!apiErrorLog.enabled || !req.url.startsWith('/api/')) return;
     const resellerId = req.principal?.resellerId ?? (err instanceof KnownCallerRefusal ? err.resellerId : null);
     if (!resellerId) return;
-    const e = toAppError(err);
+    const e = toAppError(err, req);
     apiErrorLog.record({
       resellerId, at: clock.now(), method: req.method, path: (req.url.split('?')[0] ?? '').slice(0, 200), httpStatus: e.status,
       error: e.code, message: e.message.slice(0, 500), ip: req.ip, requestId: req.id,

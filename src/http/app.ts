@@ -12,21 +12,47 @@ import { lazyRequestLogger } from './request-logger.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_BODY_BYTES = 4096;
 
+/** Browsers that reached the service over HTTPS keep to HTTPS for a year (production only). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+export interface HttpAppOptions {
+  logger: FastifyBaseLogger;
+  trustedProxies: string[];
+  observe?: RequestObserver | null;
+  /** How long a request may take to arrive, headers and body (config BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
+  /** Production: every answer carries Strict-Transport-Security. */
+  production: boolean;
+}
+
 /**
  * The Fastify instance every API mounts on: request ids, the error envelope, raw bodies
  * (signatures are checked over the exact bytes received, so parsing is left to the
  * routes), JSON 404/405.
  */
-export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies: string[]; observe?: RequestObserver | null }): FastifyInstance {
+export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
+  // No answer is ever to be read as another type than it declares; production keeps browsers on HTTPS.
+  const securityHeaders: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    ...(opts.production ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
+  };
   const app = Fastify({
     loggerInstance: opts.logger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: opts.trustedProxies.length ? opts.trustedProxies : false,
     bodyLimit: MAX_BODY_BYTES,
+    // A request that stalls (a body that never comes) is cut off by Node: clientErrorHandler
+    // answers 408 and closes the socket. Node looks for such requests every interval.
+    requestTimeout: opts.bodyTimeoutMs,
+    http: {
+      requestTimeout: opts.bodyTimeoutMs,
+      headersTimeout: opts.bodyTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(opts.bodyTimeoutMs / 4)),
+    },
     // Errors the router meets before any hook runs (a path parameter over maxParamLength, a
     // malformed percent-encoding) and requests Node cannot parse answer in the envelope too.
-    frameworkErrors: (err, req, reply) => sendError(req, reply, err),
+    frameworkErrors: (err, req, reply) => sendError(req, reply.headers(securityHeaders), err),
     clientErrorHandler: clientErrorHandler(opts.logger),
     // One line per request instead (access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -42,10 +68,10 @@ export function createHttpApp(opts: { logger: FastifyBaseLogger; trustedProxies:
   // The hooks every request runs are callback-style: an async hook costs a promise and a
   // turn of the microtask queue per request, for work that is synchronous.
   app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
+    reply.header('x-request-id', req.id).headers(securityHeaders);
     done();
   });
-  // Query and path values enter here on every API; bodies in parseJsonBody.
+  // Query and path values enter here on every API; bodies in parseJsonBody (json-body.ts).
   app.addHook('preValidation', (req, _reply, done) => {
     try {
       assertTextDeep(req.query);
@@ -87,20 +113,3 @@ const servedRoutes = new WeakMap<FastifyInstance, ServedRoute[]>();
 
 /** Every route the app serves, HEAD included: what the OpenAPI drift checks compare against. */
 export const routesOf = (app: FastifyInstance): readonly ServedRoute[] => servedRoutes.get(app) ?? [];
-
-/**
- * Parses a buffered JSON body; malformed JSON is the client's mistake, never a 500. Every
- * string in it must be text the service may hold (domain/text.ts).
- */
-export function parseJsonBody(raw: unknown): unknown {
-  const buf = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
-  if (buf.length === 0) throw new AppError('VALIDATION_ERROR', 'request body is empty; send a JSON object');
-  let body: unknown;
-  try {
-    body = JSON.parse(buf.toString('utf8'));
-  } catch (e) {
-    throw new AppError('VALIDATION_ERROR', `request body is not valid JSON: ${(e as Error).message}`);
-  }
-  assertTextDeep(body);
-  return body;
-}

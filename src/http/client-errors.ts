@@ -20,7 +20,7 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
       const body = JSON.stringify({ success: false, error: 'VALIDATION_ERROR', message, request_id: requestId });
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-          + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+          + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy(err);

@@ -14,13 +14,21 @@ const pathSegmentTooLong = () => new AppError('VALIDATION_ERROR', `a path segmen
 export const overLongSegment = (path: string): AppError | null =>
   path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? pathSegmentTooLong() : null;
 
-/** Maps anything thrown while serving a request onto the error catalogue. */
-export function toAppError(err: unknown): AppError {
+/** A body limit as the messages give it: "4 KB (4096 bytes)". */
+export const bodyLimitText = (bytes: number) => `${bytes / 1024} KB (${bytes} bytes)`;
+
+/**
+ * Maps anything thrown while serving a request onto the error catalogue; `req` names the
+ * route's own body limit in a 413.
+ */
+export function toAppError(err: unknown, req?: FastifyRequest): AppError {
   if (isAppError(err)) return err;
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'request body is larger than 4 KB (4096 bytes)');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const limit = req?.routeOptions.bodyLimit;
+      return new AppError('PAYLOAD_TOO_LARGE', `request body is larger than ${limit ? `this route's limit, ${bodyLimitText(limit)}` : "this route's limit"}`);
+    }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
     case 'FST_ERR_MAX_PARAM_LENGTH':
@@ -38,10 +46,18 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL_ERROR', 'unexpected server error; quote request_id when you contact support');
 }
 
+/**
+ * Refused for its size (413) or for having no length (411): the body is left unread, and
+ * the connection is closed after the answer instead of reading what may be megabytes, or
+ * an endless chunked stream, to keep it alive.
+ */
+const CLOSES_CONNECTION: ReadonlySet<number> = new Set([411, 413]);
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
-  const e = toAppError(err);
+  const e = toAppError(err, req);
   if (e.status >= 500 && e.code === 'INTERNAL_ERROR') req.log.error({ err }, 'unhandled error');
   req.errorCode = e.code;
+  if (CLOSES_CONNECTION.has(e.status)) reply.header('connection', 'close');
   return reply
     .status(e.status)
     .headers(e.headers)

@@ -1,9 +1,9 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
 import { AppError } from '../errors.js';
 import { bearerToken, type AccountPrincipal, type OperatorPrincipal, type Sessions } from '../services/sessions.js';
-import { parseJsonBody } from './app.js';
+import { parseJsonBody } from './json-body.js';
 import {
   assertSameOrigin, changesState, clearSessionCookie, CSRF_HEADER, readCookie, SESSION_COOKIES, setSessionCookie, type BrowserSessionOptions,
 } from './browser-session.js';
@@ -14,6 +14,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Operator and dashboard bodies (category forms, notes) are larger than an order. */
 export const JSON_API_BODY_LIMIT = 64 * 1024;
+
+/** A route that declares no query takes none: `?foo=1` is an unknown field, as on routes that declare one. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 /** What the OpenAPI documents are built from: every route of the JSON APIs, as declared. */
 export interface RouteDoc {
@@ -197,7 +200,7 @@ export function jsonApi<A extends JsonApiName>(
         config: { sessionFree: !auth },
         schema: {
           ...(spec.body ? { body: spec.body } : {}),
-          ...(spec.query ? { querystring: spec.query } : {}),
+          querystring: spec.query ?? NO_QUERY,
           ...(spec.params ? { params: spec.params } : {}),
         },
         handler: async (req, reply) => {

@@ -4,7 +4,9 @@ import { AppError, isAppError, lengthRequired } from '../errors.js';
 import type { AuthFailureGuard } from '../services/auth-failures.js';
 import type { Authenticator, ResellerPrincipal } from '../services/authenticate.js';
 import type { Tier } from '../store/resellers-repo.js';
-import { MAX_BODY_BYTES, parseJsonBody } from './app.js';
+import { MAX_BODY_BYTES } from './app.js';
+import { bodyLimitText } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 
 /** Requests per minute by tier (spec, Limits). Unidentified callers are counted per IP at the lowest. */
 export const TIER_RATE_LIMITS: Record<Tier, number> = { gold: 300, platinum: 600, diamond: 1200 };
@@ -31,7 +33,7 @@ function checkPostTransport(req: FastifyRequest) {
   const length = header(req, 'content-length');
   if (length === undefined || header(req, 'transfer-encoding') !== undefined) throw lengthRequired();
   if (!/^\d+$/.test(length)) throw new AppError('VALIDATION_ERROR', 'Content-Length must be a number of bytes');
-  if (Number(length) > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `request body is ${length} bytes; the limit is 4 KB (${MAX_BODY_BYTES} bytes)`);
+  if (Number(length) > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `request body is ${length} bytes; the limit is ${bodyLimitText(MAX_BODY_BYTES)}`);
   const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') throw new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json');
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectJsonError } from '../support/assertions.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
+import { rawRequest } from '../support/client.js';
 import { dashboardClient, registerAccount, type Account } from '../support/dashboard.js';
 import { operatorClient, type JsonClient } from '../support/json-client.js';
 import { createReseller, stateSnapshot } from '../support/resellers.js';
@@ -153,5 +154,76 @@ describe.each(storeKinds())('input at the boundary (%s)', (kind) => {
     } finally {
       t.platform.runner.start();
     }
+  });
+
+  /** POST of exact bytes to a session API, with the client's token if it has one. */
+  const postBytes = (c: JsonClient, path: string, body: Buffer) =>
+    rawRequest(`${c.baseUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...(c.token ? { authorization: `Bearer ${c.token}` } : {}) } });
+  const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+
+  it('JSON nested thousands deep is 400 VALIDATION_ERROR on every session API, signed in or not, and changes nothing', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const before = await stateSnapshot(t.platform);
+    const adminAnon = new (op.constructor as typeof JsonClient)(`${t.origin}/admin/v1`);
+    for (const [client, path, body] of [
+      [adminAnon, '/auth/sign-in', `{"email":${nest(3000)},"password":"x"}`],
+      [dashboardClient(t), '/auth/sign-in', `{"email":"a@example.com","password":${nest(3000)}}`],
+      [op, `/resellers/${r.id}/wallet/credit`, `{"amount":5,"note":${nest(30_000)}}`],
+      [shop.client, '/whitelist', `{"ip":${nest(30_000)}}`],
+    ] as const) {
+      const res = await postBytes(client, path, Buffer.from(body));
+      expectJsonError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.message).toContain('more than 32 levels deep');
+    }
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+  });
+
+  it('invalid UTF-8 is 400 VALIDATION_ERROR on the session APIs: nothing is stored as U+FFFD', async () => {
+    const resellers = await count('resellers');
+    const bytes = (prefix: string, bad: number[], suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from(bad), Buffer.from(suffix)]);
+    const email = `${uniqueRef()}@example.com`;
+    for (const [client, path, body] of [
+      [op, '/resellers', bytes('{"name":"Shop ', [0xff], `","email":"${email}"}`)],
+      [op, '/resellers', bytes('{"name":"Shop ', [0xfe], `","email":"${email}"}`)],
+      [dashboardClient(t), '/auth/register', bytes('{"name":"Shop ', [0xc3], `","email":"${uniqueRef()}@example.com","password":"long enough password"}`)],
+    ] as const) {
+      const res = await postBytes(client, path, body);
+      expectJsonError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.message).toContain('request body must be valid UTF-8');
+    }
+    expect(await count('resellers')).toBe(resellers);
+  });
+
+  it('a body over a 64 KB route\'s limit is 413 naming that limit, not API v1\'s 4 KB', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const before = await stateSnapshot(t.platform);
+    const res = await op.post(`/resellers/${r.id}/wallet/credit`, { amount: 5, note: 'x'.repeat(70_000) });
+    expectJsonError(res, 413, 'PAYLOAD_TOO_LARGE');
+    expect(res.body.message).toBe("request body is larger than this route's limit, 64 KB (65536 bytes)");
+    expect(res.headers.connection).toBe('close');
+    const v1 = await t.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: 'x'.repeat(5000) });
+    expectJsonError(v1, 413, 'PAYLOAD_TOO_LARGE');
+    expect(v1.body.message).toMatch(/the limit is 4 KB \(4096 bytes\)$/);
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+  });
+
+  it('routes that declare no query refuse unknown query parameters by name, as routes that declare one do', async () => {
+    for (const res of [await shop.client.get('/me?foo=1'), await op.get('/me?foo=1'), await shop.client.get('/orders?foo=1')]) {
+      expectJsonError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.message).toBe("unknown field 'foo'");
+    }
+    expect((await shop.client.get('/me')).status).toBe(200);
+  });
+
+  it('a credit of 0 or less is refused with one message that states the rule', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const before = await stateSnapshot(t.platform);
+    for (const amount of [-1, 0, -0.5]) {
+      const res = await op.post(`/resellers/${r.id}/wallet/credit`, { amount, note: 'sign probe' });
+      expectJsonError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.message).toBe(`amount must be a number greater than 0, in major units (got ${amount})`);
+    }
+    expect((await op.post(`/resellers/${r.id}/wallet/debit`, { amount: 0, note: 'sign probe' })).body.message).toBe('amount must be a number greater than 0, in major units (got 0)');
+    expect(await stateSnapshot(t.platform)).toEqual(before);
   });
 });

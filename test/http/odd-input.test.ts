@@ -141,4 +141,47 @@ describe.each(storeKinds())('odd client input (%s)', (kind) => {
       expect(r.status, `${JSON.stringify(target)}: ${r.text}`).toBe(200);
     }
   });
+
+  /** POST of exact bytes, signed over them as the spec says. */
+  function postBytes(path: string, body: Buffer) {
+    const ts = String(Date.now());
+    return rawRequest(`${t.baseUrl}${path}`, {
+      method: 'POST', body,
+      headers: { 'content-type': 'application/json', 'x-api-key': t.client.apiKey, 'x-timestamp': ts, 'x-signature': sign(t.client.apiSecret, ts, body) },
+    });
+  }
+
+  it('arrays nested thousands deep within 4 KB are 400 VALIDATION_ERROR before any walk, not a 500', async () => {
+    const before = await stateSnapshot(t.platform);
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    for (const [path, body] of [
+      ['/order', `{"ref_id":"${uniqueRef()}","product_code":"FF-100","target":"1","zone":${deep(2000)}}`],
+      ['/validation', `{"product_code":"FF-100","fields":{"user_id":${deep(2000)}}}`],
+      ['/check-status', `{"ref_id":${deep(2000)}}`],
+    ] as const) {
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(4096);
+      const r = await postBytes(path, Buffer.from(body));
+      envelope(r, 400, 'VALIDATION_ERROR');
+      expect(r.body.message).toContain('more than 32 levels deep');
+    }
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+  });
+
+  it('brackets inside strings are text, not nesting: an order whose fields hold them is placed', async () => {
+    const refId = `[{${uniqueRef()}`;
+    const r = await postBytes('/order', Buffer.from(JSON.stringify({ ref_id: refId, product_code: 'FF-100', target: `${'['.repeat(40)}\\"{` })));
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it('invalid UTF-8 in a string is 400 VALIDATION_ERROR: two different ref_ids never become the same U+FFFD', async () => {
+    const before = await stateSnapshot(t.platform);
+    const ref = uniqueRef();
+    for (const bad of [[0xff], [0xfe], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const body = Buffer.concat([Buffer.from(`{"ref_id":"${ref}-`), Buffer.from(bad), Buffer.from('","product_code":"FF-100","target":"123456789"}')]);
+      const r = await postBytes('/order', body);
+      envelope(r, 400, 'VALIDATION_ERROR');
+      expect(r.body.message).toContain('must be valid UTF-8');
+    }
+    expect(await stateSnapshot(t.platform)).toEqual(before);
+  });
 });

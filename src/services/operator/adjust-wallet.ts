@@ -70,9 +70,7 @@ export class AdjustWallet {
 
   /** Amounts arrive in major units; they must be > 0, exact in minor units and within MAX_OPERATION_AMOUNT. */
   private minorUnits(amount: number | string): number {
-    const minor = minorUnits(amount, this.core.currency, 'amount');
-    if (minor <= 0) throw new AppError('VALIDATION_ERROR', 'amount must be greater than 0');
-    return minor;
+    return minorUnits(amount, this.core.currency, 'amount', { positive: true });
   }
 
   private major(minor: number) {
