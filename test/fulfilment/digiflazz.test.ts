@@ -195,7 +195,8 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
       await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: randomTarget() });
       const o = await waitForTerminal(t.client, ref);
       expect(o.status).toBe('success');
-      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', o.order_id).execute()).toHaveLength(1);
+      // The second attempt, under its own reference.
+      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', `${o.order_id}-r2`).execute()).toHaveLength(1);
       expect((await supplierRow()).balance_flagged_at).not.toBeNull();
       const listed = (await op.get('/suppliers')).body.data.suppliers.find((s: any) => s.id === supplierId);
       expect(listed.balance.flagged_at).toEqual(expect.any(String));
@@ -231,7 +232,7 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
       expect((await fake.pushWebhook(hookUrl, JSON.stringify({ data: { ref_id: orderId, status: 'Pending', rc: '03' } }))).status).toBe(200);
       const o = await waitForTerminal(t.client, ref);
       expect(o.status).toBe('success');
-      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', orderId).execute()).toHaveLength(1);
+      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', `${orderId}-r2`).execute()).toHaveLength(1);
     } finally {
       Object.assign(product, { unlimited_stock: true });
     }
