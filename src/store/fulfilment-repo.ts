@@ -164,6 +164,8 @@ export class FulfilmentRepo {
       .selectFrom('orders as o')
       .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
       .select(['o.id', 'o.ref_id', 'o.reseller_id', 'o.product_code', 'o.price', 'o.created_at', 's.name as supplier'])
+      // What the supplier knows the attempt in flight by.
+      .select(sql<string>`coalesce(o.supplier_ref, o.id)`.as('supplier_ref'))
       // A literal, not a parameter: it is what lets the planner use the partial index orders_flagged.
       .where(sql<boolean>`o.needs_attention = 1`)
       .where('o.status', '=', 'processing')

@@ -148,7 +148,15 @@ describe.each(storeKinds())('digiflazz: an unknown answer is never a failure (%s
     expect(stored).toEqual([orderId, `${orderId}-r2`]);
     expect(fake.transactions.get(`${orderId}-r2`)).toMatchObject({ status: 'Pending', checks: 0 });
 
-    await fake.settle(`${orderId}-r2`, { status: 'Sukses', sn: 'SN-R2' });
+    // A webhook naming the earlier attempt's ref_id is stale: it brings nothing forward; one naming the attempt in flight does.
+    const FAR = Date.now() + 86_400_000;
+    const job = db().selectFrom('jobs').select('run_at').where('kind', '=', 'fulfil_order').where('payload', 'like', `${JSON.stringify({ orderId }).slice(0, -1)}%`);
+    await db().updateTable('jobs').set({ run_at: FAR }).where('kind', '=', 'fulfil_order').where('payload', 'like', `${JSON.stringify({ orderId }).slice(0, -1)}%`).execute();
+    const hook = `${t.origin}/hooks/digiflazz/${supplierId}`;
+    expect((await fake.pushWebhook(hook, JSON.stringify({ data: { ref_id: orderId, status: 'Gagal', rc: '53' } }))).status).toBe(200);
+    expect(Number((await job.executeTakeFirstOrThrow()).run_at)).toBe(FAR);
+    await fake.settle(`${orderId}-r2`, { status: 'Sukses', sn: 'SN-R2' }, hook);
+    expect(Number((await job.executeTakeFirstOrThrow()).run_at)).toBeLessThan(FAR);
     now += 1_000;
     expect(await run(orderId, 1)).toMatchObject({ status: 'done' });
     expect(await order(orderId)).toMatchObject({ status: 'success', supplier_ref: `${orderId}-r2` });
