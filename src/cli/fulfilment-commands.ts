@@ -178,9 +178,9 @@ async function attention(args: string[]) {
     return;
   }
   for (const r of rows) {
-    process.stdout.write(`${r.id}  ref_id=${r.ref_id}  reseller=${r.reseller_id}  product=${r.product_code}  supplier=${r.supplier ?? '-'}  placed=${new Date(Number(r.created_at)).toISOString()}\n`);
+    process.stdout.write(`${r.id}  ref_id=${r.ref_id}  reseller=${r.reseller_id}  product=${r.product_code}  supplier=${r.supplier ?? '-'}  supplier_ref=${r.supplier_ref}  placed=${new Date(Number(r.created_at)).toISOString()}\n`);
   }
-  process.stdout.write(`${rows.length} order(s) still processing; ask the supplier about each order id (its reference upstream)\n`);
+  process.stdout.write(`${rows.length} order(s) still processing; ask the supplier about each supplier_ref (the attempt's reference upstream)\n`);
 }
 
 

@@ -1,6 +1,7 @@
-import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
+import type { SubmitRequest, Supplier, SupplierAnswer } from '../adapters/suppliers/types.js';
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
+import { nextSupplierReference } from '../domain/supplier-reference.js';
 import type { FulfilmentOrder, FulfilmentRepo, Settled, UsableRoute } from '../store/fulfilment-repo.js';
 import type { Job, JobHandler, JobOutcome } from '../worker/job-contract.js';
 import type { Logger } from 'pino';
@@ -26,10 +27,17 @@ type Next = { done: true; settled?: Settled | null } | { retryAt: number; error?
 const FLAGGED_POLL_MS = 10 * 60_000;
 
 /**
- * Fulfils one order (the handler of fulfil_order jobs). Routes are tried in priority order;
- * a failure that certainly was not taken upstream moves to the next route, anything that
- * may have been taken is only ever asked about, never re-ordered elsewhere. The route in
- * flight is written before each submission, so a crash is followed by a status query.
+ * Fulfils one order (the handler of fulfil_order jobs). Routes are tried in priority order,
+ * each attempt under its own supplier reference, written with the route before the
+ * submission (a crash is followed by a status query about that reference).
+ *
+ * The rule for every supplier (adapters only say which answers are definite): once a
+ * submission may have been taken (any answer but a definite "no" that stored nothing, or
+ * no answer at all), only a definite final state of that transaction settles the order. A
+ * status query that is refused, fails or cannot be read says nothing about it: the order
+ * is asked about again later, the supplier's health records a failure, past the attention
+ * bound the order is flagged for the operator, and it is never refunded nor ordered on
+ * another route on that ground.
  */
 export class FulfilOrder {
   constructor(
@@ -51,43 +59,56 @@ export class FulfilOrder {
   };
 
   private async run(job: FulfilJob): Promise<Next> {
-    const { repo } = this.deps;
-    const read = await repo.orderWithRoutes(job.payload.orderId);
+    const read = await this.deps.repo.orderWithRoutes(job.payload.orderId);
     if (!read || read.order.status !== 'processing') return { done: true };
     const { order, routes } = read;
-
-    if (order.supplierId) {
-      // The route may have been disabled since we submitted; we still must ask that supplier.
-      const route = routes.find((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku) ?? (await repo.supplierRoute(order.supplierId, order.supplierSku ?? '', order.productCode));
-      const status = await this.safeStatus(route, order, job);
-      switch (status.state) {
-        case 'success':
-          return this.succeed(order, status.voucherCode, job);
-        case 'failed': {
-          if (!status.notTaken) return this.fail(order, status.code, status.message, job);
-          // Final at that supplier and never taken there (e.g. refused after a crash hid the
-          // submission's answer): the next route may be tried, as after a submit refusal.
-          const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
-          return this.submitFrom(order, routes, same >= 0 ? same + 1 : order.routesTried, job, { code: status.code, message: status.message });
-        }
-        case 'pending':
-        case 'ambiguous':
-          return this.pollLater(order, job, status.state === 'ambiguous' ? status.message : undefined);
-        case 'unknown': {
-          // Never reached that supplier: submitting there again is safe. Start from that very
-          // route even if the list changed, since it alone dedups on our reference.
-          const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
-          return this.submitFrom(order, routes, same >= 0 ? same : order.routesTried, job);
-        }
-      }
-    }
-    return this.submitFrom(order, routes, order.routesTried, job);
+    if (order.supplierId) return this.check(order, routes, job);
+    return this.submitFrom(order, routes, { index: order.routesTried, last: order.supplierRef }, job);
   }
 
-  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: FulfilJob, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
+  /** An attempt is in flight: its supplier may have taken the order, so it is asked first. */
+  private async check(order: FulfilmentOrder, routes: UsableRoute[], job: FulfilJob): Promise<Next> {
+    const { repo, clock } = this.deps;
+    // The route may have been disabled since we submitted; we still must ask that supplier.
+    const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
+    const route = routes[same] ?? (await repo.supplierRoute(order.supplierId!, order.supplierSku ?? '', order.productCode));
+    const reference = order.supplierRef ?? order.id;
+    const answer = await this.ask('status', route, order, reference, job);
+    switch (answer.kind) {
+      case 'success':
+        await repo.supplierAnswered(route, clock.now());
+        return this.succeed(order, answer.voucherCode, job);
+      case 'pending':
+        await repo.supplierAnswered(route, clock.now());
+        return this.pollLater(order, job);
+      case 'failed':
+        await repo.supplierAnswered(route, clock.now());
+        if (!answer.otherRoute) return this.fail(order, answer.code, answer.message, job);
+        // Final there and never delivered: the next route may be tried, as after a refusal at submit.
+        return this.submitFrom(order, routes, { index: same >= 0 ? same + 1 : order.routesTried, last: reference }, job, { code: answer.code, message: answer.message });
+      case 'not-found':
+        // Nothing under this reference there: submitting is safe, on that very route and
+        // under the same reference, so a supplier that did have it dedups the submission.
+        return this.submitFrom(order, routes, same >= 0 ? { index: same, last: reference, reuse: true } : { index: order.routesTried, last: reference }, job);
+      case 'refused':
+      case 'unknown': {
+        // The query, not the transaction, was answered (or nothing was): ask again later.
+        const why = answer.kind === 'unknown' ? answer.message : `status query refused: ${answer.message ?? answer.code ?? 'no reason given'}`;
+        await repo.recordSupplierResult(route.supplierId, false, why, clock.now());
+        return this.pollLater(order, job, why);
+      }
+    }
+  }
+
+  /**
+   * Submits from route `from.index` on, each attempt under a new reference made from the
+   * last one (`reuse`: the first attempt keeps `last`, which its supplier does not have).
+   */
+  private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], from: { index: number; last: string | null; reuse?: boolean }, job: FulfilJob, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
     const { repo, clock } = this.deps;
     let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
-    for (let i = start; i < routes.length; i++) {
+    let reference = from.last;
+    for (let i = from.index; i < routes.length; i++) {
       const route = routes[i]!;
       if (costAbovePrice(route, order)) {
         // Never submitted at a cost above its price (issue 27): the route is passed over untried.
@@ -95,24 +116,33 @@ export class FulfilOrder {
         await repo.markInFlight(order.id, null, i + 1, clock.now());
         continue;
       }
-      await repo.markInFlight(order.id, route, i, clock.now());
-      const result = await this.safeSubmit(route, order, job);
-      switch (result.outcome) {
+      reference = from.reuse && i === from.index && reference !== null ? reference : nextSupplierReference(order.id, reference);
+      await repo.markInFlight(order.id, { supplierId: route.supplierId, sku: route.sku, reference }, i, clock.now());
+      const answer = await this.ask('submit', route, order, reference, job);
+      switch (answer.kind) {
         case 'success':
           await repo.supplierAnswered(route, clock.now());
-          return this.succeed(order, result.voucherCode, job);
-        case 'accepted':
+          return this.succeed(order, answer.voucherCode, job);
+        case 'pending':
           await repo.supplierAnswered(route, clock.now());
           return this.pollLater(order, job);
-        case 'ambiguous':
-          // Counts towards "unreachable several times in a row" for the gate; routing-wise
-          // the order stays with this supplier.
-          await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
-          return this.pollLater(order, job, result.message);
-        case 'rejected':
-          if (!result.notTaken) return this.fail(order, result.code, result.message, job);
-          if (result.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
-          lastFailure = { code: result.code, message: result.message };
+        case 'not-found':
+        case 'unknown': {
+          // May have been taken: counts towards "unreachable several times in a row" for the
+          // gate; routing-wise the order stays with this supplier.
+          const why = answer.kind === 'unknown' ? answer.message : 'submission answered "not found"';
+          await repo.recordSupplierResult(route.supplierId, false, why, clock.now());
+          return this.pollLater(order, job, why);
+        }
+        case 'failed':
+          if (!answer.otherRoute) return this.fail(order, answer.code, answer.message, job);
+          lastFailure = { code: answer.code, message: answer.message };
+          await repo.markInFlight(order.id, null, i + 1, clock.now());
+          break;
+        case 'refused':
+          // The first call under this reference was refused: nothing was stored, move on.
+          if (answer.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, answer.message, clock.now());
+          lastFailure = { code: answer.code, message: answer.message };
           await repo.markInFlight(order.id, null, i + 1, clock.now());
       }
     }
@@ -154,35 +184,25 @@ export class FulfilOrder {
     this.deps.logger?.info({ order_id: order.id, request_id: job.payload.requestId, state, failure_code: failureCode }, 'order settled');
   }
 
-  private async safeSubmit(route: UsableRoute, order: FulfilmentOrder, job: FulfilJob): Promise<SubmitResult> {
+  /** One request to the route's supplier; an exception (the request may have left) is an unknown answer. */
+  private async ask(operation: 'submit' | 'status', route: UsableRoute, order: FulfilmentOrder, reference: string, job: FulfilJob): Promise<SupplierAnswer> {
     const start = this.deps.clock.now();
-    let result: SubmitResult;
+    let answer: SupplierAnswer;
     try {
-      result = await this.deps.suppliers(route).submit(submission(route, order));
+      const supplier = this.deps.suppliers(route);
+      const req = submission(route, order, reference);
+      answer = operation === 'submit' ? await supplier.submit(req) : await supplier.status(reference, req);
     } catch (e) {
-      // An exception after the request may have left: treat as ambiguous, never re-route.
-      result = { outcome: 'ambiguous', message: (e as Error).message };
+      answer = { kind: 'unknown', message: (e as Error).message };
     }
-    this.logRequest('submit', route, order, job, result.outcome, start);
-    return result;
-  }
-
-  private async safeStatus(route: UsableRoute, order: FulfilmentOrder, job: FulfilJob): Promise<StatusResult> {
-    const start = this.deps.clock.now();
-    let result: StatusResult;
-    try {
-      result = await this.deps.suppliers(route).status(order.id, submission(route, order));
-    } catch (e) {
-      result = { state: 'ambiguous', message: (e as Error).message };
-    }
-    this.logRequest('status', route, order, job, result.state, start);
-    return result;
+    this.logRequest(operation, route, order, reference, job, answer.kind, start);
+    return answer;
   }
 
   /** One line per supplier request, with the placing request's id: an order is followed from the API to its supplier. */
-  private logRequest(operation: string, route: UsableRoute, order: FulfilmentOrder, job: FulfilJob, outcome: string, start: number) {
+  private logRequest(operation: string, route: UsableRoute, order: FulfilmentOrder, reference: string, job: FulfilJob, outcome: string, start: number) {
     this.deps.logger?.info(
-      { order_id: order.id, request_id: job.payload.requestId, supplier_id: route.supplierId, operation, outcome, ms: this.deps.clock.now() - start },
+      { order_id: order.id, request_id: job.payload.requestId, supplier_id: route.supplierId, supplier_ref: reference, operation, outcome, ms: this.deps.clock.now() - start },
       'supplier request',
     );
   }
@@ -191,7 +211,7 @@ export class FulfilOrder {
 /** A route whose expected cost is above the order's price would sell at a loss (cost 0 or null: not known). */
 export const costAbovePrice = (route: UsableRoute, order: FulfilmentOrder) => route.cost !== null && route.cost > order.price;
 
-/** What a supplier is sent for an order on a route (again, identically, when asked about it). */
-function submission(route: UsableRoute, order: FulfilmentOrder): SubmitRequest {
-  return { reference: order.id, sku: route.sku, target: order.target, zone: order.zone, kind: order.kind, price: order.price, cost: route.cost, options: route.options };
+/** What a supplier is sent for an attempt (again, identically, when asked about it). */
+function submission(route: UsableRoute, order: FulfilmentOrder, reference: string): SubmitRequest {
+  return { reference, sku: route.sku, target: order.target, zone: order.zone, kind: order.kind, price: order.price, cost: route.cost, options: route.options };
 }

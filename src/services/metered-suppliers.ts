@@ -4,7 +4,7 @@ import type { SupplierResolver } from './fulfil-order.js';
 
 /**
  * Every request to a supplier, counted and timed by supplier, operation and outcome (what
- * the answer meant: a submit's outcome, a status's state; `error` when it threw). One
+ * the answer said: its kind; `error` when it threw). One
  * wrapper per supplier, made once: a request costs two clock reads and one observe.
  */
 export function meteredSuppliers(resolve: SupplierResolver, metrics: Metrics): SupplierResolver {
@@ -36,8 +36,8 @@ function metered(s: Supplier, supplier: string, metrics: Metrics): Supplier {
   const ok = () => 'ok';
   const priceList = s.priceList?.bind(s);
   return {
-    submit: (req) => time('submit', () => s.submit(req), (r) => r.outcome),
-    status: (ref, order) => time('status', () => s.status(ref, order), (r) => r.state),
+    submit: (req) => time('submit', () => s.submit(req), (r) => r.kind),
+    status: (ref, order) => time('status', () => s.status(ref, order), (r) => r.kind),
     available: (skus) => time('available', () => s.available(skus), ok),
     health: () => time('health', () => s.health(), (r) => r),
     ...(priceList ? { priceList: () => time('price_list', priceList, ok) } : {}),

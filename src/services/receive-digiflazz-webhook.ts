@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { DigiflazzCredentials } from '../adapters/suppliers/digiflazz/protocol.js';
 import { verifyHubSignature } from '../adapters/suppliers/digiflazz/webhook.js';
+import { orderIdOfReference } from '../domain/supplier-reference.js';
 import { AppError } from '../errors.js';
 import { supplierCredentials, type FulfilmentRepo } from '../store/fulfilment-repo.js';
 import type { DB } from '../store/schema.js';
@@ -36,12 +37,13 @@ export class ReceiveDigiflazzWebhook {
       throw new AppError('VALIDATION_ERROR', 'webhook body is not JSON');
     }
     if (typeof refId !== 'string' || refId === '') throw new AppError('VALIDATION_ERROR', 'webhook has no data.ref_id');
-    const order = await fulfilment.order(refId);
-    if (!order || order.status !== 'processing' || order.supplierId !== supplierId) {
+    const order = await fulfilment.order(orderIdOfReference(refId));
+    // Only the attempt in flight is asked about: a webhook for an earlier attempt is stale.
+    if (!order || order.status !== 'processing' || order.supplierId !== supplierId || (order.supplierRef ?? order.id) !== refId) {
       logger.info({ supplierId, refId, event, orderStatus: order?.status ?? null }, 'digiflazz webhook for an unknown, other or already final order: nothing changed');
       return { event, expedited: false };
     }
-    const expedited = await fulfilment.expediteFulfilment(refId, clock.now());
+    const expedited = await fulfilment.expediteFulfilment(order.id, clock.now());
     if (expedited) this.deps.wake();
     return { event, expedited };
   }

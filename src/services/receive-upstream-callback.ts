@@ -1,5 +1,6 @@
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { UpstreamV1Credentials } from '../adapters/suppliers/upstream-v1.js';
+import { orderIdOfReference } from '../domain/supplier-reference.js';
 import { assertText } from '../domain/text.js';
 import { AppError } from '../errors.js';
 import { verifyCallback } from '../receiver.js';
@@ -29,6 +30,6 @@ export class ReceiveUpstreamCallback {
     }
     if (typeof refId !== 'string') throw new AppError('VALIDATION_ERROR', 'callback has no ref_id');
     assertText('ref_id', refId);
-    if (await this.deps.fulfilment.expediteFulfilment(refId, this.deps.clock.now())) this.deps.wake();
+    if (await this.deps.fulfilment.expediteFulfilment(orderIdOfReference(refId), this.deps.clock.now())) this.deps.wake();
   }
 }

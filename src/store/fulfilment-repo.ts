@@ -42,6 +42,8 @@ export interface FulfilmentOrder {
   checkerVerified: boolean;
   supplierId: string | null;
   supplierSku: string | null;
+  /** The reference of the attempt in flight at that supplier (null: the order id). */
+  supplierRef: string | null;
   routesTried: number;
   createdAt: number;
 }
@@ -74,7 +76,7 @@ export class FulfilmentRepo {
     return this.db
       .selectFrom('orders as o')
       .innerJoin('products as p', 'p.code', 'o.product_code')
-      .select(['o.id', 'o.reseller_id', 'o.status', 'o.product_code', 'o.target', 'o.zone', 'o.price', 'p.kind', 'p.limit_gated', 'o.checker_verified', 'o.supplier_id', 'o.supplier_sku', 'o.routes_tried', 'o.created_at'])
+      .select(['o.id', 'o.reseller_id', 'o.status', 'o.product_code', 'o.target', 'o.zone', 'o.price', 'p.kind', 'p.limit_gated', 'o.checker_verified', 'o.supplier_id', 'o.supplier_sku', 'o.supplier_ref', 'o.routes_tried', 'o.created_at'])
       .where('o.id', '=', id);
   }
 
@@ -142,11 +144,15 @@ export class FulfilmentRepo {
     return (await this.db.selectFrom('suppliers').select('name').execute()).map((r) => r.name);
   }
 
-  /** Written BEFORE submitting: after a crash we ask this supplier first, never order blindly. */
-  async markInFlight(orderId: string, route: { supplierId: string; sku: string } | null, routesTried: number, now: number) {
+  /**
+   * Written BEFORE submitting, with the attempt's supplier reference: after a crash we ask
+   * this supplier about that reference first, never order blindly. Moving on (route null)
+   * keeps the last reference, from which the next attempt's is made.
+   */
+  async markInFlight(orderId: string, route: { supplierId: string; sku: string; reference: string } | null, routesTried: number, now: number) {
     await this.db
       .updateTable('orders')
-      .set({ supplier_id: route?.supplierId ?? null, supplier_sku: route?.sku ?? null, routes_tried: routesTried, updated_at: now })
+      .set({ supplier_id: route?.supplierId ?? null, supplier_sku: route?.sku ?? null, routes_tried: routesTried, updated_at: now, ...(route ? { supplier_ref: route.reference } : {}) })
       .where('id', '=', orderId)
       .where('status', '=', 'processing')
       .execute();
@@ -158,6 +164,8 @@ export class FulfilmentRepo {
       .selectFrom('orders as o')
       .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
       .select(['o.id', 'o.ref_id', 'o.reseller_id', 'o.product_code', 'o.price', 'o.created_at', 's.name as supplier'])
+      // What the supplier knows the attempt in flight by.
+      .select(sql<string>`coalesce(o.supplier_ref, o.id)`.as('supplier_ref'))
       // A literal, not a parameter: it is what lets the planner use the partial index orders_flagged.
       .where(sql<boolean>`o.needs_attention = 1`)
       .where('o.status', '=', 'processing')
@@ -336,13 +344,13 @@ export class FulfilmentRepo {
 
 class NotProcessing extends Error {}
 
-type OrderRow = Pick<Selectable<OrdersTable>, 'id' | 'reseller_id' | 'status' | 'product_code' | 'target' | 'zone' | 'price' | 'checker_verified' | 'supplier_id' | 'supplier_sku' | 'routes_tried' | 'created_at'> & { kind: 'instant' | 'voucher'; limit_gated: number };
+type OrderRow = Pick<Selectable<OrdersTable>, 'id' | 'reseller_id' | 'status' | 'product_code' | 'target' | 'zone' | 'price' | 'checker_verified' | 'supplier_id' | 'supplier_sku' | 'supplier_ref' | 'routes_tried' | 'created_at'> & { kind: 'instant' | 'voucher'; limit_gated: number };
 
 function toFulfilmentOrder(r: OrderRow): FulfilmentOrder {
   return {
     id: r.id, resellerId: r.reseller_id, status: r.status, productCode: r.product_code, target: r.target, zone: r.zone,
     price: Number(r.price), kind: r.kind, limitGated: r.limit_gated === 1, checkerVerified: r.checker_verified === 1,
-    supplierId: r.supplier_id, supplierSku: r.supplier_sku, routesTried: Number(r.routes_tried), createdAt: Number(r.created_at),
+    supplierId: r.supplier_id, supplierSku: r.supplier_sku, supplierRef: r.supplier_ref, routesTried: Number(r.routes_tried), createdAt: Number(r.created_at),
   };
 }
 

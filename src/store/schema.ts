@@ -144,6 +144,8 @@ export interface OrdersTable {
   supplier_id: Generated<string | null>;
   supplier_sku: Generated<string | null>;
   routes_tried: Generated<number>;
+  /** The attempt in flight's reference at its supplier; null: the order id (migration 025). */
+  supplier_ref: Generated<string | null>;
   needs_attention: Generated<number>;
   checker_verified: Generated<number>;
   /** Per-reseller 1..N, gap-free, taken in the order transaction (migration 006). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusResult, SubmitResult, Supplier } from '../../src/adapters/suppliers/types.js';
+import type { Supplier, SupplierAnswer } from '../../src/adapters/suppliers/types.js';
 import { FulfilOrder } from '../../src/services/fulfil-order.js';
 import { FulfilmentRepo } from '../../src/store/fulfilment-repo.js';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
@@ -10,13 +10,13 @@ import { storeKinds } from '../support/stores.js';
 class SilentUpstream implements Supplier {
   submits = 0;
   statusQueries = 0;
-  async submit(): Promise<SubmitResult> {
+  async submit(): Promise<SupplierAnswer> {
     this.submits++;
-    return { outcome: 'ambiguous', message: 'timed out after sending' };
+    return { kind: 'unknown', message: 'timed out after sending' };
   }
   /** What status queries answer; silent until a test gives it a definite answer. */
-  answer: StatusResult = { state: 'ambiguous', message: 'timed out' };
-  async status(): Promise<StatusResult> {
+  answer: SupplierAnswer = { kind: 'unknown', message: 'timed out' };
+  async status(): Promise<SupplierAnswer> {
     this.statusQueries++;
     return this.answer;
   }
@@ -78,7 +78,7 @@ describe.each(storeKinds())('ambiguous upstream answers (%s)', (kind) => {
     expect(second.submits).toBe(0);
 
     // A late definite answer still settles the flagged order, once, with its callback job.
-    first.answer = { state: 'success' };
+    first.answer = { kind: 'success' };
     now += 600_000;
     expect(await fulfil.handle(job(7))).toMatchObject({ status: 'done', handoff: [{ kind: 'deliver_callback', payload: { orderId } }] });
     const settled = await db.selectFrom('orders').select(['status', 'serial_number']).where('id', '=', orderId).executeTakeFirstOrThrow();

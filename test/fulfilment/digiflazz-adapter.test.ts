@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inCutOff } from '../../src/adapters/suppliers/digiflazz/price-list.js';
-import { RC_TABLE, type RcVerdict } from '../../src/adapters/suppliers/digiflazz/response-codes.js';
+import { RC_TABLE } from '../../src/adapters/suppliers/digiflazz/response-codes.js';
 import { DigiflazzSupplier } from '../../src/adapters/suppliers/digiflazz/supplier.js';
 import type { DigiflazzCredentials } from '../../src/adapters/suppliers/digiflazz/protocol.js';
 import type { SubmitRequest } from '../../src/adapters/suppliers/types.js';
@@ -53,9 +53,9 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.failAll = null;
   });
 
-  it('places with our order id as ref_id, max_price the route cost, the signed body, and reads the serial', async () => {
+  it('places with the attempt\'s reference as ref_id, max_price the route cost, the signed body, and reads the serial', async () => {
     const o = order();
-    expect(await dz.submit(o)).toEqual({ outcome: 'success', voucherCode: expect.stringMatching(/^SN\d+$/) });
+    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: expect.stringMatching(/^SN\d+$/) });
     const sent = fake.requests.filter((r) => r.body?.ref_id === o.reference);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toMatchObject({ username: fake.username, buyer_sku_code: 'ML-86', customer_no: o.target, max_price: 20_000 });
@@ -75,7 +75,7 @@ describe('digiflazz adapter against the fake supplier', () => {
   it('a price above max_price is refused upstream and another route may be tried (never charged)', async () => {
     const before = fake.deposit;
     const r = await dz.submit(order({ cost: 19_000 }));
-    expect(r).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE' });
+    expect(r).toMatchObject({ kind: 'failed', otherRoute: true, code: 'PRODUCT_UNAVAILABLE' });
     expect(fake.deposit).toBe(before);
   });
 
@@ -91,44 +91,46 @@ describe('digiflazz adapter against the fake supplier', () => {
   it('asks about an order by re-sending the same ref_id: the supplier answers it, no second transaction', async () => {
     const o = order();
     fake.behaviours.set(o.target, { kind: 'pending' });
-    expect(await dz.submit(o)).toEqual({ outcome: 'accepted' });
-    expect(await dz.status(o.reference, o)).toEqual({ state: 'pending' });
+    expect(await dz.submit(o)).toEqual({ kind: 'pending' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'pending' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'SN-777' });
-    expect(await dz.status(o.reference, o)).toEqual({ state: 'success', voucherCode: 'SN-777' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'SN-777' });
     expect(fake.transactions.get(o.reference)!.checks).toBe(2);
     expect([...fake.transactions.values()].filter((t) => t.customer_no === o.target)).toHaveLength(1);
   });
 
-  it('a timeout after the supplier took the order is ambiguous; asking again finds it', async () => {
+  it('a timeout after the supplier took the order is unknown; asking again finds it', async () => {
     const quick = make({}, { timeoutMs: 300 });
     const o = order();
     fake.behaviours.set(o.target, { kind: 'hang' });
-    expect(await quick.submit(o)).toMatchObject({ outcome: 'ambiguous' });
+    expect(await quick.submit(o)).toMatchObject({ kind: 'unknown' });
     expect(fake.transactions.get(o.reference)!.status).toBe('Pending');
     await fake.settle(o.reference, { status: 'Gagal', rc: '54' });
-    expect(await quick.status(o.reference, o)).toMatchObject({ state: 'failed', code: 'INVALID_ID' });
+    expect(await quick.status(o.reference, o)).toMatchObject({ kind: 'failed', otherRoute: false, code: 'INVALID_ID' });
     fake.releaseHeld();
   });
 
   it('a voucher success without its code (sn) is asked about again, never delivered codeless', async () => {
     const o = order({ kind: 'voucher' });
     fake.behaviours.set(o.target, { kind: 'success', sn: '' });
-    expect(await dz.submit(o)).toMatchObject({ outcome: 'ambiguous' });
+    expect(await dz.submit(o)).toMatchObject({ kind: 'unknown' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'VCHR-1234-5678' });
-    expect(await dz.status(o.reference, o)).toEqual({ state: 'success', voucherCode: 'VCHR-1234-5678' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'VCHR-1234-5678' });
   });
 
-  it('a wrong key is refused by the supplier (rc 41): certainly not taken', async () => {
-    const r = await make({ apiKey: 'wrong' }).submit(order());
-    expect(r).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE' });
+  it('a wrong key is refused by the supplier (rc 41): the call is refused, nothing stored', async () => {
+    const o = order();
+    const r = await make({ apiKey: 'wrong' }).submit(o);
+    expect(r).toMatchObject({ kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE' });
+    expect(fake.transactions.has(o.reference)).toBe(false);
   });
 
-  it('a refused connection is certainly not taken; asking about an order then is ambiguous', async () => {
+  it('a refused connection is a refused call, to a submission and a status query alike', async () => {
     const port = await closedPort();
     const down = make({ baseUrl: `http://127.0.0.1:${port}/v1` });
     const o = order();
-    expect(await down.submit(o)).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE' });
-    expect(await down.status(o.reference, o)).toMatchObject({ state: 'ambiguous' });
+    expect(await down.submit(o)).toMatchObject({ kind: 'refused', code: 'SUPPLIER_UNREACHABLE' });
+    expect(await down.status(o.reference, o)).toMatchObject({ kind: 'refused', code: 'SUPPLIER_UNREACHABLE' });
     expect(await down.health()).toBe('down');
   });
 
@@ -137,49 +139,114 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.deposit = 100;
     try {
       const before = shorts;
-      expect(await dz.submit(order())).toMatchObject({ outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE' });
+      expect(await dz.submit(order())).toMatchObject({ kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE' });
       expect(shorts).toBe(before + 1);
     } finally {
       fake.deposit = saved;
     }
   });
 
-  describe('every rc, as the table says (one test per row)', () => {
-    const expected = (v: RcVerdict) => {
-      switch (v.kind) {
-        case 'success': return { submit: { outcome: 'success' }, status: { state: 'success' } };
-        case 'pending': return { submit: { outcome: 'accepted' }, status: { state: 'pending' } };
-        case 'unknown': return { submit: { outcome: 'ambiguous' }, status: { state: 'ambiguous' } };
-        case 'not-found': return { submit: { outcome: 'ambiguous' }, status: { state: 'unknown' } };
-        case 'next-route': return { submit: { outcome: 'rejected', notTaken: true, code: v.code }, status: { state: 'failed', notTaken: true, code: v.code } };
-        case 'failed': return { submit: { outcome: 'rejected', notTaken: false, code: v.code }, status: { state: 'failed', code: v.code } };
-      }
+  /**
+   * Every rc, each row's answer written here by hand (not read from the table), so a wrong
+   * row fails: these are the rows where a wrong answer costs money.
+   */
+  describe('every rc', () => {
+    /** The outcome is not known: placing or asking, ask again (never refund, never another route). */
+    const UNKNOWN = ['01', '49', '99'];
+    /** The call was refused: placing, nothing was stored (next route); asking, it says nothing about the order. */
+    const CALL_REFUSED: Record<string, string> = {
+      '40': 'SUPPLIER_REJECTED', '41': 'NO_SUPPLIER_AVAILABLE', '42': 'NO_SUPPLIER_AVAILABLE', '43': 'PRODUCT_UNAVAILABLE', '44': 'NO_SUPPLIER_AVAILABLE',
+      '45': 'NO_SUPPLIER_AVAILABLE', '61': 'NO_SUPPLIER_AVAILABLE', '80': 'NO_SUPPLIER_AVAILABLE', '81': 'NO_SUPPLIER_AVAILABLE', '82': 'NO_SUPPLIER_AVAILABLE',
+      '83': 'NO_SUPPLIER_AVAILABLE', '85': 'NO_SUPPLIER_AVAILABLE', '86': 'NO_SUPPLIER_AVAILABLE',
     };
+    /** A final Gagal never taken, for the supplier's reason: the next route may be tried. */
+    const NEXT_ROUTE: Record<string, string> = {
+      '53': 'PRODUCT_UNAVAILABLE', '55': 'PRODUCT_UNAVAILABLE', '56': 'NO_SUPPLIER_AVAILABLE', '58': 'SUPPLIER_MAINTENANCE', '62': 'SUPPLIER_MAINTENANCE',
+      '63': 'PURCHASE_LIMIT', '64': 'NO_SUPPLIER_AVAILABLE', '65': 'PURCHASE_LIMIT', '66': 'SUPPLIER_MAINTENANCE', '67': 'NO_SUPPLIER_AVAILABLE',
+      '68': 'PRODUCT_UNAVAILABLE', '84': 'PRODUCT_UNAVAILABLE',
+    };
+    /** A final Gagal no other route changes: the order fails (its failure code is the table's). */
+    const FAILED = ['02', '47', '51', '52', '54', '57', '59', '60', '73', '74'];
+    const expected = (rc: string): { submit: object; status: object } => {
+      if (rc === '00') return { submit: { kind: 'success' }, status: { kind: 'success' } };
+      if (rc === '03') return { submit: { kind: 'pending' }, status: { kind: 'pending' } };
+      if (rc === '50') return { submit: { kind: 'not-found' }, status: { kind: 'not-found' } };
+      if (UNKNOWN.includes(rc)) return { submit: { kind: 'unknown' }, status: { kind: 'unknown' } };
+      if (rc in CALL_REFUSED) return { submit: { kind: 'refused', code: CALL_REFUSED[rc] }, status: { kind: 'refused', code: CALL_REFUSED[rc] } };
+      if (rc in NEXT_ROUTE) return { submit: { kind: 'failed', otherRoute: true, code: NEXT_ROUTE[rc] }, status: { kind: 'failed', otherRoute: true, code: NEXT_ROUTE[rc] } };
+      if (FAILED.includes(rc)) return { submit: { kind: 'failed', otherRoute: false }, status: { kind: 'failed', otherRoute: false } };
+      throw new Error(`rc ${rc} is in the table but not classified here: classify it by hand`);
+    };
+
+    it('every row of the table is classified here', () => {
+      for (const rc of Object.keys(RC_TABLE)) expect(() => expected(rc), rc).not.toThrow();
+    });
+
     for (const [rc, row] of Object.entries(RC_TABLE)) {
-      it(`rc ${rc} (${row.meaning}) → ${row.verdict.kind}${'code' in row.verdict ? ` ${row.verdict.code}` : ''}`, async () => {
-        const want = expected(row.verdict);
+      it(`rc ${rc} (${row.meaning})`, async () => {
+        const want = expected(rc);
         const o = order();
         const status = rc === '00' ? 'Sukses' : rc === '03' ? 'Pending' : 'Gagal';
         fake.behaviours.set(o.target, { kind: 'rc', rc, status });
         expect(await dz.submit(o)).toMatchObject(want.submit);
         // Asking again answers the recorded transaction by the same rules.
         expect(await dz.status(o.reference, o)).toMatchObject(want.status);
-        if (row.verdict.kind === 'failed') expect(await dz.status(o.reference, o)).not.toHaveProperty('notTaken', true);
-        // Refused before any transaction (no status in the answer): the same verdict.
+        // Refused before any transaction (a refusal of the call, nothing stored): the same answer.
         const p = order();
         fake.behaviours.set(p.target, { kind: 'rc', rc });
-        if (row.verdict.kind !== 'success' && row.verdict.kind !== 'pending') expect(await dz.submit(p)).toMatchObject(want.submit);
+        if (status === 'Gagal') expect(await dz.submit(p)).toMatchObject(want.submit);
       });
     }
 
-    it('an rc not in the table: a Gagal is a definite SUPPLIER_REJECTED, anything else is asked again', async () => {
+    it('asking about a pending order, a refused or unknown answer is never a final failure', async () => {
+      for (const rc of [...UNKNOWN, ...Object.keys(CALL_REFUSED), '50', '77']) {
+        const o = order();
+        fake.behaviours.set(o.target, { kind: 'pending' });
+        expect(await dz.submit(o)).toEqual({ kind: 'pending' });
+        fake.failAll = rc;
+        const answer = await dz.status(o.reference, o);
+        fake.failAll = null;
+        expect(['refused', 'unknown', 'not-found'], `rc ${rc}: ${JSON.stringify(answer)}`).toContain(answer.kind);
+      }
+    });
+
+    it('an rc not in the table is unknown, even with a Gagal; a Pending is pending', async () => {
       const o = order();
       fake.behaviours.set(o.target, { kind: 'rc', rc: '77', status: 'Gagal' });
-      expect(await dz.submit(o)).toMatchObject({ outcome: 'rejected', notTaken: false, code: 'SUPPLIER_REJECTED' });
+      expect(await dz.submit(o)).toMatchObject({ kind: 'unknown' });
+      expect(await dz.status(o.reference, o)).toMatchObject({ kind: 'unknown' });
       const p = order();
       fake.behaviours.set(p.target, { kind: 'rc', rc: '77', status: 'Pending' });
-      expect(await dz.submit(p)).toEqual({ outcome: 'accepted' });
+      expect(await dz.submit(p)).toEqual({ kind: 'pending' });
     });
+
+    it('a refused call that also carries a price above max_price is still only a refused call', async () => {
+      const o = order({ cost: 19_000 });
+      fake.behaviours.set(o.target, { kind: 'pending' });
+      const saved = fake.maxPriceRc;
+      fake.maxPriceRc = '45';
+      try {
+        // The fake stores this max_price refusal with rc 45 and the product's price (19,500).
+        expect(await dz.submit(o)).toMatchObject({ kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE' });
+        expect(fake.transactions.get(o.reference)!.price).toBeGreaterThan(19_000);
+      } finally {
+        fake.maxPriceRc = saved;
+      }
+    });
+  });
+
+  it('keeps refused transactions for good: the same ref_id with another SKU is rc 49 (unknown), a new ref_id is placed', async () => {
+    fake.products.set('OFF-53', { buyer_sku_code: 'OFF-53', price: 1_000, seller_product_status: false });
+    try {
+      const o = order({ sku: 'OFF-53' });
+      expect(await dz.submit(o)).toMatchObject({ kind: 'failed', otherRoute: true, code: 'PRODUCT_UNAVAILABLE' });
+      expect(fake.transactions.get(o.reference)).toMatchObject({ status: 'Gagal', rc: '53' });
+      expect(await dz.status(o.reference, o)).toMatchObject({ kind: 'failed', otherRoute: true });
+      expect(await dz.submit({ ...o, sku: 'ML-86' })).toMatchObject({ kind: 'unknown' });
+      expect(await dz.submit({ ...o, sku: 'ML-86', reference: `${o.reference}-r2` })).toMatchObject({ kind: 'success' });
+    } finally {
+      fake.products.delete('OFF-53');
+    }
   });
 
   it('docs/suppliers/digiflazz.md shows exactly this rc table', () => {

@@ -132,6 +132,42 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     expect(JSON.parse(cb.rawBody)).toMatchObject({ ref_id: ref, status: 'success', serial_number: o.serial_number });
   });
 
+  it('the whitelist withdrawn while the supplier holds an order: its refused status query (rc 45) refunds nothing and routes nowhere; restored, the order is delivered once', async () => {
+    const target = randomTarget();
+    fake.behaviours.set(target, { kind: 'pending' });
+    const ref = uniqueRef('dz');
+    const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target });
+    expect(placed.status, placed.text).toBe(200);
+    const orderId: string = placed.body.data.order_id;
+    await until('the supplier to take the order', () => fake.transactions.get(orderId));
+    const refusal = async () => (await db().selectFrom('supplier_health').select('last_error').where('supplier_id', '=', supplierId).executeTakeFirst())?.last_error ?? '';
+    fake.failAll = '45';
+    try {
+      // A webhook brings the status query forward; the supplier refuses it (rc 45).
+      const sent = fake.requests.length;
+      expect((await fake.pushWebhook(hookUrl, JSON.stringify({ data: { ref_id: orderId, status: 'Pending', rc: '03' } }))).status).toBe(200);
+      await until('the refused status query', () => fake.requests.slice(sent).some((q) => q.path === '/transaction' && q.body?.ref_id === orderId));
+      const settled = async () => (await db().selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status !== 'processing';
+      await until('the refusal to be handled', async () => /rc 45/.test(await refusal()) || (await settled()));
+    } finally {
+      fake.failAll = null;
+    }
+    expect((await t.client.get(`/order-status?ref_id=${ref}`)).body.data.status).toBe('processing');
+    expect(await refusal()).toMatch(/rc 45/);
+
+    // Whitelisted again: the supplier delivers and says so.
+    expect(await fake.settle(orderId, { status: 'Sukses', sn: 'SN-WL-1' }, hookUrl)).toBe(200);
+    expect((await waitForTerminal(t.client, ref)).status).toBe('success');
+    expect((await db().selectFrom('ledger_entries').select('type').where('order_id', '=', orderId).execute()).map((e) => e.type)).toEqual(['order_debit']);
+    expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', 'like', `${orderId}%`).execute()).toEqual([]);
+    expect([...fake.transactions.values()].filter((x) => x.customer_no === target)).toHaveLength(1);
+    const cb = await until('the reseller callback', () => rx.received.find((x) => x.rawBody.includes(ref)));
+    expect(JSON.parse(cb.rawBody)).toMatchObject({ ref_id: ref, status: 'success' });
+    expect(await db().selectFrom('callback_deliveries').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);
+    expect(rx.received.filter((x) => x.rawBody.includes(ref))).toHaveLength(1);
+    expect(await refusal()).toBe('');
+  });
+
   it('a forged webhook is refused and changes nothing; a replayed or late one changes nothing', async () => {
     const target = randomTarget();
     fake.behaviours.set(`${target}77`, { kind: 'pending' });
@@ -195,7 +231,8 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
       await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: randomTarget() });
       const o = await waitForTerminal(t.client, ref);
       expect(o.status).toBe('success');
-      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', o.order_id).execute()).toHaveLength(1);
+      // The second attempt, under its own reference.
+      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', `${o.order_id}-r2`).execute()).toHaveLength(1);
       expect((await supplierRow()).balance_flagged_at).not.toBeNull();
       const listed = (await op.get('/suppliers')).body.data.suppliers.find((s: any) => s.id === supplierId);
       expect(listed.balance.flagged_at).toEqual(expect.any(String));
@@ -231,7 +268,7 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
       expect((await fake.pushWebhook(hookUrl, JSON.stringify({ data: { ref_id: orderId, status: 'Pending', rc: '03' } }))).status).toBe(200);
       const o = await waitForTerminal(t.client, ref);
       expect(o.status).toBe('success');
-      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', orderId).execute()).toHaveLength(1);
+      expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', '=', `${orderId}-r2`).execute()).toHaveLength(1);
     } finally {
       Object.assign(product, { unlimited_stock: true });
     }

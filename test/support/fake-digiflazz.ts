@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A fake Digiflazz buyer API on 127.0.0.1, written from the protocol facts
  * (/work/shared/suppliers/digiflazz-buyer-api.md), not from our adapter: it checks `sign`,
- * keeps transactions by ref_id (a repeated ref_id answers the existing transaction),
+ * keeps transactions by ref_id for good (a repeated ref_id answers the existing transaction,
+ * with another SKU or customer number rc 49), refused ones included (status Gagal, never
+ * charged), answers every refusal in the transaction's shape (`status: "Gagal"`, the rc),
  * serves a price list with both statuses, stock and cut-off windows, can hold an order
  * pending and settle it through a signed webhook, can take an order and never answer,
  * and can answer any rc.
@@ -44,7 +46,10 @@ export interface FakeTransaction {
 export type Behaviour =
   | { kind: 'success'; sn?: string }
   | { kind: 'pending' }
-  /** Answer this rc (status Gagal unless given); the transaction is recorded when status is given. */
+  /**
+   * Answer this rc. With a status the transaction is recorded so; without, the answer is a
+   * Gagal refusal of the call that stores nothing (as the call refusals 40, 41, 45 are).
+   */
   | { kind: 'rc'; rc: string; status?: 'Sukses' | 'Pending' | 'Gagal'; message?: string }
   /** Take the order (Pending), then never answer that request: the caller times out. */
   | { kind: 'hang' };
@@ -62,7 +67,7 @@ export interface FakeDigiflazz {
   requests: { path: string; body: any }[];
   /** Behaviour per customer_no (default: immediate success). */
   behaviours: Map<string, Behaviour>;
-  /** When set, every request gets this rc (e.g. 45 caller IP not whitelisted). */
+  /** When set, every request is refused with this rc and nothing stored (e.g. 45 caller IP not whitelisted). */
   failAll: string | null;
   /** The rc of a refusal for max_price (not in the protocol facts; configurable). */
   maxPriceRc: string;
@@ -156,34 +161,38 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
   const error = (res: http.ServerResponse, rc: string, message: string) => answer(res, 400, { rc, message, status: 'Gagal' });
   const signed = (body: any, x: string) => body.username === fake.username && typeof body.sign === 'string' && body.sign === md5(fake.username + fake.apiKey + x);
 
+  /** A refusal of a /transaction call, in the transaction's shape; it stores nothing. */
+  const refuseCall = (res: http.ServerResponse, body: any, rc: string, message: string) =>
+    answer(res, 400, { ref_id: str(body?.ref_id), customer_no: str(body?.customer_no), buyer_sku_code: str(body?.buyer_sku_code), message, status: 'Gagal', rc, sn: '', buyer_last_saldo: fake.deposit, price: 0 });
+
   function transaction(res: http.ServerResponse, body: any) {
     const { ref_id: ref, buyer_sku_code: sku, customer_no: customer } = body;
-    if (![ref, sku, customer].every((v) => typeof v === 'string' && v !== '')) return error(res, '40', 'Payload error');
-    if (!signed(body, ref)) return error(res, '41', 'Signature Anda salah');
+    if (![ref, sku, customer].every((v) => typeof v === 'string' && v !== '')) return refuseCall(res, body, '40', 'Payload error');
+    if (!signed(body, ref)) return refuseCall(res, body, '41', 'Signature Anda salah');
     const existing = fake.transactions.get(ref);
     if (existing) {
-      // Asking again with the same ref_id answers the existing transaction.
-      if (existing.buyer_sku_code !== sku || existing.customer_no !== customer) return error(res, '49', 'Ref ID tidak unik');
+      // Asking again with the same ref_id answers the existing transaction (refused ones too).
+      if (existing.buyer_sku_code !== sku || existing.customer_no !== customer) return refuseCall(res, body, '49', 'Ref ID tidak unik');
       existing.checks++;
-      return answer(res, 200, publicTx(existing));
+      return answer(res, existing.status === 'Gagal' ? 400 : 200, publicTx(existing));
     }
     const product = fake.products.get(sku);
-    if (!product || product.buyer_product_status === false) return error(res, '43', 'SKU tidak di temukan atau Non-Aktif');
-    if (product.seller_product_status === false) return error(res, '53', 'Produk Seller Sedang Tidak Tersedia');
-    if (inCutOff(product, fake.now())) return error(res, '58', 'Sedang Cut Off');
-    if (!product.unlimited_stock && (product.stock ?? 0) <= 0) return error(res, '68', 'Stok habis');
     const testing = body.testing === true;
     const record = (status: FakeTransaction['status'], rc: string, message: string, sn = '') => {
-      const tx: FakeTransaction = { ref_id: ref, customer_no: customer, buyer_sku_code: sku, message, status, rc, sn, buyer_last_saldo: fake.deposit, price: product.price, testing, checks: 0 };
+      const tx: FakeTransaction = { ref_id: ref, customer_no: customer, buyer_sku_code: sku, message, status, rc, sn, buyer_last_saldo: fake.deposit, price: product?.price ?? 0, testing, checks: 0 };
       fake.transactions.set(ref, tx);
       return tx;
     };
-    if (typeof body.max_price === 'number' && product.price > body.max_price) {
-      return answer(res, 400, publicTx(record('Gagal', fake.maxPriceRc, 'Harga melebihi max price')));
-    }
-    if (!testing && fake.deposit < product.price) return error(res, '44', 'Saldo tidak cukup');
+    // A refused transaction: kept under its ref_id for good, never charged.
+    const refuse = (rc: string, message: string) => answer(res, 400, publicTx(record('Gagal', rc, message)));
+    if (!product || product.buyer_product_status === false) return refuse('43', 'SKU tidak di temukan atau Non-Aktif');
+    if (product.seller_product_status === false) return refuse('53', 'Produk Seller Sedang Tidak Tersedia');
+    if (inCutOff(product, fake.now())) return refuse('58', 'Sedang Cut Off');
+    if (!product.unlimited_stock && (product.stock ?? 0) <= 0) return refuse('68', 'Stok habis');
+    if (typeof body.max_price === 'number' && product.price > body.max_price) return refuse(fake.maxPriceRc, 'Harga melebihi max price');
+    if (!testing && fake.deposit < product.price) return refuse('44', 'Saldo tidak cukup');
     const behaviour = fake.behaviours.get(customer) ?? { kind: 'success' };
-    if (behaviour.kind === 'rc' && behaviour.status === undefined) return error(res, behaviour.rc, behaviour.message ?? `rc ${behaviour.rc}`);
+    if (behaviour.kind === 'rc' && behaviour.status === undefined) return refuseCall(res, body, behaviour.rc, behaviour.message ?? `rc ${behaviour.rc}`);
     if (!testing) fake.deposit -= product.price;
     if (!product.unlimited_stock) product.stock = (product.stock ?? 0) - 1;
     switch (behaviour.kind) {
@@ -216,7 +225,7 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
       }
       fake.requests.push({ path, body });
       if (req.method !== 'POST' || !body || typeof body !== 'object') return error(res, '40', 'Payload error');
-      if (fake.failAll) return error(res, fake.failAll, `rc ${fake.failAll}`);
+      if (fake.failAll) return path === '/transaction' ? refuseCall(res, body, fake.failAll, `rc ${fake.failAll}`) : error(res, fake.failAll, `rc ${fake.failAll}`);
       if (path === '/cek-saldo') {
         if (body.cmd !== 'deposit' || !signed(body, 'depo')) return error(res, '41', 'Signature Anda salah');
         return answer(res, 200, { deposit: fake.deposit });
@@ -237,6 +246,8 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return fake;
 }
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 function publicTx(tx: FakeTransaction) {
   const { checks: _checks, testing: _testing, ...rest } = tx;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFailure, cleanUpstreamWording } from '../../src/domain/failure.js';
 import { sandboxAccount } from '../../src/domain/sandbox-accounts.js';
 import { referenceToken, serialNumber } from '../../src/domain/serial.js';
+import { nextSupplierReference, orderIdOfReference } from '../../src/domain/supplier-reference.js';
 
 describe('serial numbers', () => {
   it('instant: SRL- and 10 characters, no slash; voucher: token / redeemable code', () => {
@@ -53,5 +54,17 @@ describe('sandbox test accounts', () => {
     expect(sandboxAccount('5030503050')).toEqual({ verdict: 'no_answer', fulfilment: { kind: 'success' } });
     expect(sandboxAccount('7000000004')).toMatchObject({ verdict: 'valid', fulfilment: { kind: 'failed', code: 'PRODUCT_UNAVAILABLE' } });
     expect(sandboxAccount('123456789')).toEqual({ verdict: 'valid', fulfilment: { kind: 'success' } });
+  });
+});
+
+describe('supplier references', () => {
+  it('one per attempt: the order id first, then -r2, -r3; each leads back to its order', () => {
+    const id = '0b9c4a6e-1d2f-4e8a-9b7c-123456789012';
+    const refs = [nextSupplierReference(id, null)];
+    for (let i = 0; i < 3; i++) refs.push(nextSupplierReference(id, refs.at(-1)!));
+    expect(refs).toEqual([id, `${id}-r2`, `${id}-r3`, `${id}-r4`]);
+    expect(new Set(refs).size).toBe(4);
+    expect(refs.map(orderIdOfReference)).toEqual([id, id, id, id]);
+    expect(refs.every((r) => r.length <= 64)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { sandboxAccount } from '../../domain/sandbox-accounts.js';
 import type { Clock } from '../../services/ports.js';
 import type { DB } from '../../store/schema.js';
-import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from './types.js';
+import type { SubmitRequest, Supplier, SupplierAnswer } from './types.js';
 
 /** Operator switches of the sandbox upstream (stored, so every process sees them). */
 export interface SandboxSwitches {
@@ -58,11 +58,11 @@ export class SandboxSupplier implements Supplier {
     private readonly delayMs: number,
   ) {}
 
-  async submit(req: SubmitRequest): Promise<SubmitResult> {
+  async submit(req: SubmitRequest): Promise<SupplierAnswer> {
     const sw = await readSandboxSwitches(this.db);
-    if (sw.mode === 'down') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE', message: 'connection refused' };
-    if (sw.mode === 'maintenance') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_MAINTENANCE', message: 'upstream in maintenance' };
-    if (sw.outOfStock.includes(req.sku)) return { outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE', message: 'out of stock' };
+    if (sw.mode === 'down') return { kind: 'refused', code: 'SUPPLIER_UNREACHABLE', message: 'connection refused' };
+    if (sw.mode === 'maintenance') return { kind: 'refused', code: 'SUPPLIER_MAINTENANCE', message: 'upstream in maintenance' };
+    if (sw.outOfStock.includes(req.sku)) return { kind: 'refused', code: 'PRODUCT_UNAVAILABLE', message: 'out of stock' };
     const now = this.clock.now();
     // The stored row comes back with the write (a resubmission keeps its first ready_at and
     // target): what status() would read, without reading it again.
@@ -72,25 +72,21 @@ export class SandboxSupplier implements Supplier {
       .onConflict((oc) => oc.column('reference').doUpdateSet((eb) => ({ submissions: eb('sandbox_orders.submissions', '+', 1) })))
       .returning(['reference', 'target', 'ready_at'])
       .executeTakeFirstOrThrow();
-    if (this.delayMs > 0) return { outcome: 'accepted' };
-    const st = this.statusOf(row);
-    if (st.state === 'success') return { outcome: 'success', voucherCode: st.voucherCode };
-    if (st.state === 'failed') return { outcome: 'rejected', notTaken: false, code: st.code, message: st.message };
-    return { outcome: 'accepted' };
+    return this.delayMs > 0 ? { kind: 'pending' } : this.statusOf(row);
   }
 
-  async status(reference: string): Promise<StatusResult> {
+  async status(reference: string): Promise<SupplierAnswer> {
     const row = await this.db.selectFrom('sandbox_orders').select(['reference', 'target', 'ready_at']).where('reference', '=', reference).executeTakeFirst();
-    return row ? this.statusOf(row) : { state: 'unknown' };
+    return row ? this.statusOf(row) : { kind: 'not-found' };
   }
 
-  private statusOf(row: { reference: string; target: string; ready_at: number | string }): StatusResult {
-    if (this.clock.now() < Number(row.ready_at)) return { state: 'pending' };
+  private statusOf(row: { reference: string; target: string; ready_at: number | string }): SupplierAnswer {
+    if (this.clock.now() < Number(row.ready_at)) return { kind: 'pending' };
     const outcome = sandboxAccount(row.target).fulfilment;
-    if (outcome.kind === 'failed') return { state: 'failed', code: outcome.code, message: outcome.upstreamMessage };
+    if (outcome.kind === 'failed') return { kind: 'failed', otherRoute: false, code: outcome.code, message: outcome.upstreamMessage };
     // A stable voucher code per reference, so repeated queries agree.
     const code = createHash('sha256').update(row.reference).digest('hex').slice(0, 16).toUpperCase().replace(/(.{4})(?!$)/g, '$1-');
-    return { state: 'success', voucherCode: `SBX-${code}` };
+    return { kind: 'success', voucherCode: `SBX-${code}` };
   }
 
   async available(skus: readonly string[]): Promise<Map<string, boolean | null>> {

@@ -2,8 +2,9 @@ import type { FailureCode } from '../../domain/failure.js';
 import type { RouteOptions } from '../../domain/route-options.js';
 
 /**
- * What the fulfilment engine needs from an upstream supplier. Our order id is always the
- * upstream reference, so a submission can be looked up after a crash before ordering again.
+ * What the fulfilment engine needs from an upstream supplier. `reference` is the attempt's
+ * own reference at that supplier (src/domain/supplier-reference.ts), stored before the
+ * submission, so a submission can be looked up after a crash before ordering again.
  */
 export interface SubmitRequest {
   reference: string;
@@ -20,22 +21,33 @@ export interface SubmitRequest {
 
 export type UpstreamFailure = { code: FailureCode | null; message: string | null };
 
-export type SubmitResult =
-  /** Taken upstream, outcome later: poll status(reference). */
-  | { outcome: 'accepted' }
-  | { outcome: 'success'; voucherCode?: string }
-  /** A definite no. notTaken: certainly never accepted upstream, so another route may be tried. */
-  | ({ outcome: 'rejected'; notTaken: boolean } & UpstreamFailure)
-  /** Sent, but no definite answer (timeout after sending): never re-order elsewhere, poll. */
-  | { outcome: 'ambiguous'; message: string };
-
-export type StatusResult =
-  | { state: 'unknown' }
-  | { state: 'pending' }
-  | { state: 'success'; voucherCode?: string }
-  /** notTaken: the supplier certainly never took it (final there), so another route may be tried. */
-  | ({ state: 'failed'; notTaken?: boolean } & UpstreamFailure)
-  | { state: 'ambiguous'; message: string };
+/**
+ * What one supplier answer says, to a submission or a status query alike. An adapter only
+ * says which answers are definite; what an answer means for the order (move on, refund,
+ * ask again) is the fulfilment service's rule, the same for every supplier
+ * (src/services/fulfil-order.ts).
+ */
+export type SupplierAnswer =
+  /** The transaction succeeded (final). */
+  | { kind: 'success'; voucherCode?: string }
+  /** The transaction exists and is not final yet. */
+  | { kind: 'pending' }
+  /**
+   * The transaction is final and was never delivered (the supplier took no money for it).
+   * otherRoute: the reason is on the supplier's side (stock, seller, product), so another
+   * route may do better; otherwise a verdict about the destination no route changes.
+   */
+  | ({ kind: 'failed'; otherRoute: boolean } & UpstreamFailure)
+  /**
+   * The call itself was refused before a transaction was placed or looked up (connection
+   * refused, signature, whitelist, payload, account, rate limit): this call stored nothing,
+   * and it says nothing about a transaction an earlier call placed.
+   */
+  | ({ kind: 'refused' } & UpstreamFailure)
+  /** The supplier has no transaction under this reference. */
+  | { kind: 'not-found' }
+  /** Nothing definite: a timeout or cut connection after sending, an unreadable body, an answer whose outcome is unknown. */
+  | { kind: 'unknown'; message: string };
 
 /** One SKU of a supplier's price list, as the price-list sync stores it. */
 export interface PriceListItem {
@@ -51,9 +63,9 @@ export interface PriceListItem {
 }
 
 export interface Supplier {
-  submit(req: SubmitRequest): Promise<SubmitResult>;
-  /** `order` is the submission as it was sent (a supplier that asks by re-sending needs it). */
-  status(reference: string, order: SubmitRequest): Promise<StatusResult>;
+  submit(req: SubmitRequest): Promise<SupplierAnswer>;
+  /** `order` is the submission as it was sent, `reference` its own (a supplier that asks by re-sending needs it). */
+  status(reference: string, order: SubmitRequest): Promise<SupplierAnswer>;
   /**
    * Which of these SKUs can be sourced now, asked once per supplier per refresh (an upstream
    * counts every request against its rate limit). Throws when the check itself cannot run;

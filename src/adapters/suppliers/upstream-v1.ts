@@ -1,6 +1,6 @@
 import { sign } from '../../domain/signature.js';
 import type { FailureCode } from '../../domain/failure.js';
-import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from './types.js';
+import type { SubmitRequest, Supplier, SupplierAnswer } from './types.js';
 
 export interface UpstreamV1Credentials {
   baseUrl: string;
@@ -17,8 +17,8 @@ type Answer = { kind: 'response'; status: number; body: any } | { kind: 'refused
 
 /**
  * An upstream that speaks this very API v1 (one installation sourcing from another, as
- * sub-resellers do). Our order id is its ref_id, so DUPLICATE_REF_ID on a repeated submit
- * means "you already have it" and status queries find it after a crash.
+ * sub-resellers do). The attempt's reference is its ref_id, so DUPLICATE_REF_ID on a
+ * repeated submit means "you already have it" and status queries find it after a crash.
  */
 export class UpstreamV1Supplier implements Supplier {
   private creds: Promise<UpstreamV1Credentials> | null = null;
@@ -54,42 +54,46 @@ export class UpstreamV1Supplier implements Supplier {
     }
   }
 
-  async submit(req: SubmitRequest): Promise<SubmitResult> {
+  async submit(req: SubmitRequest): Promise<SupplierAnswer> {
     const body: Record<string, string> = { ref_id: req.reference, product_code: req.sku, target: req.target };
     if (req.zone) body.zone = req.zone;
     const a = await this.call('POST', '/order', body);
-    if (a.kind === 'refused') return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_UNREACHABLE', message: a.message };
-    if (a.kind === 'ambiguous') return { outcome: 'ambiguous', message: a.message };
+    if (a.kind === 'refused') return { kind: 'refused', code: 'SUPPLIER_UNREACHABLE', message: a.message };
+    if (a.kind === 'ambiguous') return { kind: 'unknown', message: a.message };
     const error: string | undefined = a.body?.error;
     const message: string | null = a.body?.message ?? null;
-    if (a.status === 200) return { outcome: 'accepted' };
-    if (error === 'DUPLICATE_REF_ID') return { outcome: 'accepted' };
+    if (a.status === 200) return { kind: 'pending' };
+    if (error === 'DUPLICATE_REF_ID') return { kind: 'pending' };
     if (a.status >= 500 || a.status === 429) {
-      if (error === 'ORDER_FAILED_SUPPLIER_GATE') return { outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE', message };
-      return { outcome: 'ambiguous', message: `upstream HTTP ${a.status}` };
+      // Refused before an order exists: the spec's gate answer creates none.
+      if (error === 'ORDER_FAILED_SUPPLIER_GATE') return { kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE', message };
+      return { kind: 'unknown', message: `upstream HTTP ${a.status}` };
     }
     if (error === 'INVALID_ID' || error === 'REGION_LOCK' || error === 'PURCHASE_LIMIT') {
       // A verdict about the account: no other route will do better.
-      return { outcome: 'rejected', notTaken: false, code: error, message };
+      return { kind: 'failed', otherRoute: false, code: error, message };
     }
-    if (error === 'PRODUCT_NOT_FOUND') return { outcome: 'rejected', notTaken: true, code: 'PRODUCT_UNAVAILABLE', message };
-    if (error === 'INSUFFICIENT_BALANCE') return { outcome: 'rejected', notTaken: true, code: 'NO_SUPPLIER_AVAILABLE', message };
-    return { outcome: 'rejected', notTaken: true, code: 'SUPPLIER_REJECTED', message: message ?? `upstream HTTP ${a.status}` };
+    if (error === 'PRODUCT_NOT_FOUND') return { kind: 'refused', code: 'PRODUCT_UNAVAILABLE', message };
+    if (error === 'INSUFFICIENT_BALANCE') return { kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE', message };
+    return { kind: 'refused', code: 'SUPPLIER_REJECTED', message: message ?? `upstream HTTP ${a.status}` };
   }
 
-  async status(reference: string): Promise<StatusResult> {
+  /** Only the order's own state is definite; anything else (refused, unreadable, another status) is unknown. */
+  async status(reference: string): Promise<SupplierAnswer> {
     const a = await this.call('GET', `/order-status?ref_id=${encodeURIComponent(reference)}`);
-    if (a.kind !== 'response') return { state: 'ambiguous', message: a.message };
-    if (a.status === 404) return { state: 'unknown' };
-    if (a.status !== 200) return { state: 'ambiguous', message: `upstream HTTP ${a.status}` };
+    if (a.kind === 'refused') return { kind: 'refused', code: 'SUPPLIER_UNREACHABLE', message: a.message };
+    if (a.kind !== 'response') return { kind: 'unknown', message: a.message };
+    if (a.status === 404 && a.body?.error === 'PRODUCT_NOT_FOUND') return { kind: 'not-found' };
+    if (a.status !== 200) return { kind: 'unknown', message: `upstream HTTP ${a.status}${a.body?.error ? ` ${a.body.error}` : ''}` };
     const o = a.body?.data ?? {};
-    if (o.status === 'processing') return { state: 'pending' };
+    if (o.status === 'processing') return { kind: 'pending' };
     if (o.status === 'success') {
       const serial: string = o.serial_number ?? '';
-      return { state: 'success', voucherCode: serial.includes('/') ? serial.slice(serial.lastIndexOf('/') + 1) : undefined };
+      return { kind: 'success', voucherCode: serial.includes('/') ? serial.slice(serial.lastIndexOf('/') + 1) : undefined };
     }
+    if (o.status !== 'failed' && o.status !== 'refunded') return { kind: 'unknown', message: `unreadable order status ${JSON.stringify(o.status ?? null)}` };
     const code = typeof o.failure_code === 'string' && KNOWN_CODES.includes(o.failure_code) ? (o.failure_code as FailureCode) : o.failure_code ? 'SUPPLIER_REJECTED' : null;
-    return { state: 'failed', code, message: o.failure_reason ?? null };
+    return { kind: 'failed', otherRoute: false, code, message: o.failure_reason ?? null };
   }
 
   /** Reads the upstream catalog page by page until every SKU is found; a missing SKU is unavailable. */

@@ -8,17 +8,21 @@ export type Outcome =
   | { kind: 'pending' }
   | { kind: 'unknown'; message: string }
   | { kind: 'not-found'; message: string }
-  | { kind: 'next-route'; code: FailureCode; message: string; deposit?: true; priceRise?: true }
+  /** The call, not a transaction, was refused (see RcVerdict). */
+  | { kind: 'refused'; code: FailureCode; message: string; deposit?: true }
+  | { kind: 'next-route'; code: FailureCode; message: string; priceRise?: true }
   | { kind: 'failed'; code: FailureCode; message: string };
 
 /**
- * Final states come from `status` (Sukses, Gagal); rc 01 and 99 are unknown whatever the
- * status says short of Sukses; anything we cannot read is unknown, never a failure.
+ * Final states come from `status` (Sukses, Gagal); rc 01, 99 and 49 are unknown whatever
+ * the status says short of Sukses; a Gagal whose rc refuses the call is no transaction's
+ * state; anything we cannot read, an rc not in the table included, is unknown, never a
+ * failure.
  * `maxPrice`: what we sent as max_price; a Gagal at a higher price is the supplier
  * refusing a price rise (the protocol names no rc for it), so another route may be tried.
  */
 export function interpret(answer: Answer, maxPrice: number | null): Outcome {
-  if (answer.kind === 'refused') return { kind: 'next-route', code: 'SUPPLIER_UNREACHABLE', message: answer.message };
+  if (answer.kind === 'refused') return { kind: 'refused', code: 'SUPPLIER_UNREACHABLE', message: answer.message };
   if (answer.kind === 'no-answer') return { kind: 'unknown', message: answer.message };
   const tx = answer.data as DigiflazzTransaction | null;
   if (!tx || typeof tx !== 'object' || Array.isArray(tx)) return { kind: 'unknown', message: `unreadable answer (HTTP ${answer.httpStatus})` };
@@ -26,26 +30,26 @@ export function interpret(answer: Answer, maxPrice: number | null): Outcome {
   const message = typeof tx.message === 'string' && tx.message ? tx.message : `rc ${rc || 'missing'}`;
   if (tx.status === 'Sukses') return { kind: 'success', sn: typeof tx.sn === 'string' ? tx.sn.trim() : '' };
   const row = RC_TABLE[rc];
-  if (row?.verdict.kind === 'unknown') return { kind: 'unknown', message };
+  const v = row?.verdict;
+  if (v?.kind === 'unknown') return { kind: 'unknown', message };
   if (tx.status === 'Pending') return { kind: 'pending' };
-  const gagal = tx.status === 'Gagal';
-  if (gagal && maxPrice !== null && typeof tx.price === 'number' && tx.price > maxPrice) {
+  // Said of the call, not of a transaction: whatever else the answer carries.
+  if (v?.kind === 'refused') return { kind: 'refused', code: v.code, message, ...(v.deposit ? { deposit: v.deposit } : {}) };
+  if (v?.kind === 'not-found') return { kind: 'not-found', message };
+  if (tx.status !== 'Gagal') return { kind: 'unknown', message: `${message} (no final status)` };
+  if (maxPrice !== null && typeof tx.price === 'number' && tx.price > maxPrice) {
     return { kind: 'next-route', code: 'PRODUCT_UNAVAILABLE', message: `price ${tx.price} above max_price ${maxPrice}`, priceRise: true };
   }
-  if (!row) return gagal ? { kind: 'failed', code: 'SUPPLIER_REJECTED', message } : { kind: 'unknown', message };
-  const v = row.verdict;
-  switch (v.kind) {
+  switch (v?.kind) {
+    case undefined:
+      return { kind: 'unknown', message: `${message} (rc ${rc || 'missing'} unknown to us)` };
     case 'success':
     case 'pending':
-      // rc says so but status does not: a final Gagal stands, anything else is asked again.
-      return gagal ? { kind: 'failed', code: 'SUPPLIER_REJECTED', message } : v.kind === 'pending' ? { kind: 'pending' } : { kind: 'unknown', message };
-    case 'not-found':
-      return { kind: 'not-found', message };
+      // The rc says so but the status is a final Gagal: it stands.
+      return { kind: 'failed', code: 'SUPPLIER_REJECTED', message };
     case 'next-route':
-      return { kind: 'next-route', code: v.code, message, ...(v.deposit ? { deposit: v.deposit } : {}) };
+      return { kind: 'next-route', code: v.code, message };
     case 'failed':
       return { kind: 'failed', code: v.code, message };
-    default:
-      return { kind: 'unknown', message };
   }
 }

@@ -6,9 +6,13 @@ import type { FailureCode } from '../../../domain/failure.js';
  * - success / pending: as said (the transaction's `status` decides first, see interpret.ts);
  * - unknown: the outcome is not known: ask again with the same ref_id, never order elsewhere;
  * - not-found: the supplier has no transaction with this ref_id;
- * - next-route: certainly not taken (refused before a transaction, or a final refusal
- *   that says nothing about the game account): the next route may be tried; `code` is the
- *   order's failure if no route is left;
+ * - refused: the call was refused (payload, signature, whitelist, account, deposit, rate
+ *   limit), not a transaction: placing, nothing was stored and the next route may be
+ *   tried; asking about an order, it says nothing about it (ask again later); `code` is
+ *   the order's failure if no route is left;
+ * - next-route: the transaction is final and certainly not taken, for a reason on the
+ *   supplier's side that says nothing about the game account: the next route may be
+ *   tried; `code` is the order's failure if no route is left;
  * - failed: a definite failure no other route would change (a verdict about the account
  *   or destination), with our failure code.
  * `deposit`: our deposit at the supplier is short (flag the supplier).
@@ -18,10 +22,12 @@ export type RcVerdict =
   | { kind: 'pending' }
   | { kind: 'unknown' }
   | { kind: 'not-found' }
-  | { kind: 'next-route'; code: FailureCode; deposit?: true }
+  | { kind: 'refused'; code: FailureCode; deposit?: true }
+  | { kind: 'next-route'; code: FailureCode }
   | { kind: 'failed'; code: FailureCode };
 
-const next = (code: FailureCode, deposit?: true): RcVerdict => ({ kind: 'next-route', code, ...(deposit ? { deposit } : {}) });
+const refused = (code: FailureCode, deposit?: true): RcVerdict => ({ kind: 'refused', code, ...(deposit ? { deposit } : {}) });
+const next = (code: FailureCode): RcVerdict => ({ kind: 'next-route', code });
 const failed = (code: FailureCode): RcVerdict => ({ kind: 'failed', code });
 
 export const RC_TABLE: Readonly<Record<string, { meaning: string; verdict: RcVerdict }>> = {
@@ -29,12 +35,12 @@ export const RC_TABLE: Readonly<Record<string, { meaning: string; verdict: RcVer
   '01': { meaning: 'timeout (outcome unknown)', verdict: { kind: 'unknown' } },
   '02': { meaning: 'transaction failed', verdict: failed('SUPPLIER_REJECTED') },
   '03': { meaning: 'pending', verdict: { kind: 'pending' } },
-  '40': { meaning: 'payload error', verdict: next('SUPPLIER_REJECTED') },
-  '41': { meaning: 'invalid signature', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '42': { meaning: 'buyer API processing failed', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '43': { meaning: 'SKU not found or inactive', verdict: next('PRODUCT_UNAVAILABLE') },
-  '44': { meaning: "buyer's balance insufficient", verdict: next('NO_SUPPLIER_AVAILABLE', true) },
-  '45': { meaning: 'caller IP not whitelisted', verdict: next('NO_SUPPLIER_AVAILABLE') },
+  '40': { meaning: 'payload error', verdict: refused('SUPPLIER_REJECTED') },
+  '41': { meaning: 'invalid signature', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '42': { meaning: 'buyer API processing failed', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '43': { meaning: 'SKU not found or inactive', verdict: refused('PRODUCT_UNAVAILABLE') },
+  '44': { meaning: "buyer's balance insufficient", verdict: refused('NO_SUPPLIER_AVAILABLE', true) },
+  '45': { meaning: 'caller IP not whitelisted', verdict: refused('NO_SUPPLIER_AVAILABLE') },
   '47': { meaning: 'transaction already made at another seller', verdict: failed('PURCHASE_LIMIT') },
   '49': { meaning: 'ref_id not unique', verdict: { kind: 'unknown' } },
   '50': { meaning: 'transaction not found', verdict: { kind: 'not-found' } },
@@ -48,7 +54,7 @@ export const RC_TABLE: Readonly<Record<string, { meaning: string; verdict: RcVer
   '58': { meaning: 'cut-off period', verdict: next('SUPPLIER_MAINTENANCE') },
   '59': { meaning: 'destination outside the service area', verdict: failed('REGION_LOCK') },
   '60': { meaning: 'bill not available (postpaid)', verdict: failed('SUPPLIER_REJECTED') },
-  '61': { meaning: 'buyer has never deposited', verdict: next('NO_SUPPLIER_AVAILABLE', true) },
+  '61': { meaning: 'buyer has never deposited', verdict: refused('NO_SUPPLIER_AVAILABLE', true) },
   '62': { meaning: 'seller disrupted', verdict: next('SUPPLIER_MAINTENANCE') },
   '63': { meaning: 'multi-transaction not supported', verdict: next('PURCHASE_LIMIT') },
   '64': { meaning: 'ticket withdrawal failed', verdict: next('NO_SUPPLIER_AVAILABLE') },
@@ -58,13 +64,13 @@ export const RC_TABLE: Readonly<Record<string, { meaning: string; verdict: RcVer
   '68': { meaning: 'out of stock', verdict: next('PRODUCT_UNAVAILABLE') },
   '73': { meaning: 'kWh above limit (PLN)', verdict: failed('SUPPLIER_REJECTED') },
   '74': { meaning: 'transaction refunded', verdict: failed('SUPPLIER_REJECTED') },
-  '80': { meaning: 'account/seller blocked or unverified', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '81': { meaning: 'account/seller blocked or unverified', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '82': { meaning: 'account/seller blocked or unverified', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '83': { meaning: 'price list request limit', verdict: next('NO_SUPPLIER_AVAILABLE') },
+  '80': { meaning: 'account/seller blocked or unverified', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '81': { meaning: 'account/seller blocked or unverified', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '82': { meaning: 'account/seller blocked or unverified', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '83': { meaning: 'price list request limit', verdict: refused('NO_SUPPLIER_AVAILABLE') },
   '84': { meaning: 'invalid nominal', verdict: next('PRODUCT_UNAVAILABLE') },
-  '85': { meaning: 'transaction limit', verdict: next('NO_SUPPLIER_AVAILABLE') },
-  '86': { meaning: 'PLN number check limit', verdict: next('NO_SUPPLIER_AVAILABLE') },
+  '85': { meaning: 'transaction limit', verdict: refused('NO_SUPPLIER_AVAILABLE') },
+  '86': { meaning: 'PLN number check limit', verdict: refused('NO_SUPPLIER_AVAILABLE') },
   '99': { meaning: 'router issue (outcome unknown)', verdict: { kind: 'unknown' } },
 };
 

@@ -1,6 +1,6 @@
 import { customerNumber } from '../../../domain/route-options.js';
 import type { Clock } from '../../../services/ports.js';
-import type { PriceListItem, StatusResult, SubmitRequest, SubmitResult, Supplier } from '../types.js';
+import type { PriceListItem, SubmitRequest, Supplier, SupplierAnswer } from '../types.js';
 import { interpret, type Outcome } from './interpret.js';
 import { buyable, readPriceList } from './price-list.js';
 import { digiflazzSign, post, type Answer, type DigiflazzCredentials, type DigiflazzProduct } from './protocol.js';
@@ -28,8 +28,8 @@ const ERROR_WINDOW = 20;
 const ERROR_MIN_SAMPLES = 10;
 
 /**
- * The Digiflazz buyer API behind the supplier port. Our order id is the ref_id; asking
- * about an order re-sends the same transaction (the supplier answers the existing one);
+ * The Digiflazz buyer API behind the supplier port. The attempt's reference is the ref_id;
+ * asking about an order re-sends the same transaction (the supplier answers the existing one);
  * max_price is the route's expected cost (never above the order's price), so a price rise
  * upstream is refused rather than charged. Every answer is read by interpret() and the rc
  * table (response-codes.ts).
@@ -66,7 +66,7 @@ export class DigiflazzSupplier implements Supplier {
     return Math.floor(minor / this.settings.minorPerRupiah);
   }
 
-  private async transaction(req: SubmitRequest): Promise<{ answer: Answer; outcome: Outcome }> {
+  private async transaction(req: SubmitRequest): Promise<Outcome> {
     const c = await this.credentials();
     const maxPrice = this.maxPrice(req);
     const answer = await this.call('/transaction', {
@@ -78,44 +78,17 @@ export class DigiflazzSupplier implements Supplier {
     if (outcome.kind === 'success' && req.kind === 'voucher' && !outcome.sn) outcome = { kind: 'unknown', message: 'success without a voucher code (sn)' };
     this.recent.push(answer.kind === 'answer' && answer.data !== null && outcome.kind !== 'unknown');
     if (this.recent.length > ERROR_WINDOW) this.recent.shift();
-    if (outcome.kind === 'next-route' && outcome.deposit) await this.deposit?.short();
-    return { answer, outcome };
+    if (outcome.kind === 'refused' && outcome.deposit) await this.deposit?.short();
+    return outcome;
   }
 
-  async submit(req: SubmitRequest): Promise<SubmitResult> {
-    const { outcome } = await this.transaction(req);
-    switch (outcome.kind) {
-      case 'success':
-        return { outcome: 'success', ...(outcome.sn ? { voucherCode: outcome.sn } : {}) };
-      case 'pending':
-        return { outcome: 'accepted' };
-      case 'unknown':
-      case 'not-found':
-        return { outcome: 'ambiguous', message: outcome.message };
-      case 'next-route':
-        return { outcome: 'rejected', notTaken: true, code: outcome.code, message: outcome.message };
-      case 'failed':
-        return { outcome: 'rejected', notTaken: false, code: outcome.code, message: outcome.message };
-    }
+  /** Placing and asking are one call: the supplier answers the existing transaction under a known ref_id. */
+  async submit(req: SubmitRequest): Promise<SupplierAnswer> {
+    return answerOf(await this.transaction(req));
   }
 
-  async status(_reference: string, order: SubmitRequest): Promise<StatusResult> {
-    const { answer, outcome } = await this.transaction(order);
-    if (answer.kind === 'refused') return { state: 'ambiguous', message: answer.message };
-    switch (outcome.kind) {
-      case 'success':
-        return { state: 'success', ...(outcome.sn ? { voucherCode: outcome.sn } : {}) };
-      case 'pending':
-        return { state: 'pending' };
-      case 'unknown':
-        return { state: 'ambiguous', message: outcome.message };
-      case 'not-found':
-        return { state: 'unknown' };
-      case 'next-route':
-        return { state: 'failed', notTaken: true, code: outcome.code, message: outcome.message };
-      case 'failed':
-        return { state: 'failed', code: outcome.code, message: outcome.message };
-    }
+  async status(_reference: string, order: SubmitRequest): Promise<SupplierAnswer> {
+    return answerOf(await this.transaction(order));
   }
 
   /** From the cached price list: both product statuses, stock, and the daily cut-off window. */
@@ -169,5 +142,25 @@ export class DigiflazzSupplier implements Supplier {
     await this.deposit?.read(Math.round(answer.data.deposit * this.settings.minorPerRupiah));
     const failures = this.recent.filter((ok) => !ok).length;
     return this.recent.length >= ERROR_MIN_SAMPLES && failures * 2 > this.recent.length ? 'down' : 'up';
+  }
+}
+
+/** The port's answer for an outcome: which answers are definite is interpret()'s and the rc table's to say. */
+function answerOf(outcome: Outcome): SupplierAnswer {
+  switch (outcome.kind) {
+    case 'success':
+      return { kind: 'success', ...(outcome.sn ? { voucherCode: outcome.sn } : {}) };
+    case 'pending':
+      return { kind: 'pending' };
+    case 'unknown':
+      return { kind: 'unknown', message: outcome.message };
+    case 'not-found':
+      return { kind: 'not-found' };
+    case 'refused':
+      return { kind: 'refused', code: outcome.code, message: outcome.message };
+    case 'next-route':
+      return { kind: 'failed', otherRoute: true, code: outcome.code, message: outcome.message };
+    case 'failed':
+      return { kind: 'failed', otherRoute: false, code: outcome.code, message: outcome.message };
   }
 }
