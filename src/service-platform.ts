@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
@@ -38,6 +39,8 @@ import { ApiErrorLog } from './services/api-error-log.js';
 import { noMetrics } from './services/metrics.js';
 import { meteredSuppliers } from './services/metered-suppliers.js';
 import { ReadinessProbe, workerHeartbeat } from './services/readiness.js';
+import { checkMasterKey } from './services/master-key-check.js';
+import { masterKeySentinel } from './store/master-key-sentinel.js';
 import { CallbacksRepo } from './store/callbacks-repo.js';
 import { FulfilmentRepo, supplierCredentials } from './store/fulfilment-repo.js';
 import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
@@ -177,6 +180,10 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   await migrateToLatest(database);
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const secrets = createSecretBox(masterKey);
+  await checkMasterKey(masterKeySentinel(database.db), secrets, wrongKeyMessage(config)).catch(async (e: unknown) => {
+    await database.close();
+    throw e;
+  });
   // ioredis loads only when configured (a CLI command on SQLite starts sooner without it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
@@ -348,6 +355,19 @@ async function watchCacheVersions(database: Database, store: StoreConfig, logger
     onDrop: (err) => logger.warn({ err: (err as Error).message }, 'cache-version listener lost; each request reads the versions until it is back'),
   });
   return { versions: new VersionWatch(feed.read, 'in-flight', feed), feed };
+}
+
+/** The one line a start with the wrong master key ends with: which key, which store (no password). */
+function wrongKeyMessage(config: Config): string {
+  const key = config.masterKey ? 'MASTER_KEY' : `the master key in ${path.join(config.dataDir, 'master.key')}`;
+  let store: string;
+  if (config.store.kind === 'sqlite') store = `the SQLite store ${config.store.file}`;
+  else {
+    const url = new URL(config.store.url);
+    url.password = '';
+    store = `DATABASE_URL ${url.toString()}`;
+  }
+  return `topup: ${key} does not open this store's secrets (wrong key for ${store}); start with the key its secrets were sealed with`;
 }
 
 /** Waits briefly for Redis so the first requests already share counts; a dead Redis only warns. */

@@ -286,6 +286,7 @@ export interface DB {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
+  store_settings: StoreSettingsTable;
   reseller_invitations: ResellerInvitationsTable;
   supply_refresh: SupplyRefreshTable;
   api_errors: ApiErrorsTable;
@@ -319,6 +320,12 @@ export interface AttentionItemsTable {
   created_at: number;
   resolved_at: number | null;
   resolved_by: string | null;
+}
+
+/** Settings of the store itself (migration 028): the master key's sealed sentinel. */
+export interface StoreSettingsTable {
+  key: string;
+  value: string;
 }
 
 /** Idempotency-Key of operator money changes (migration 014); scope is the operator id or "cli". */
