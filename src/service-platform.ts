@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
+import { logRedisState } from './adapters/redis-state.js';
 import { createSecretBox, loadOrCreateMasterKey, type SecretBox } from './adapters/secret-box.js';
 import type { Config, StoreConfig } from './config.js';
 import { presenters } from './http/presenters.js';
@@ -186,7 +187,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   });
   // ioredis loads only when configured (a CLI command on SQLite starts sooner without it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
-  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
+  if (redis) logRedisState(redis, logger);
   if (redis) await redisReady(redis, logger);
   const limiter = createRateLimiter(redis);
 
@@ -195,7 +196,9 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     orderHistory: new OrderHistoryRepo(db, database.dialect), operatorOrders: new OperatorOrdersRepo(db), ledger: new LedgerRepo(db) };
   // Metrics (on unless METRICS_PORT=off): the services report through the Metrics port.
   const prometheus = config.metrics && (overrides.metrics ?? true)
-    ? new (await import('./adapters/prometheus.js')).PrometheusMetrics({ read: (now) => new MetricsRepo(db).read(now), now: () => clock.now() })
+    ? new (await import('./adapters/prometheus.js')).PrometheusMetrics({
+      read: (now) => new MetricsRepo(db).read(now), now: () => clock.now(), degraded: (): Record<string, boolean> => (redis ? { redis: redis.status !== 'ready' } : {}),
+    })
     : null;
   const metrics = prometheus ?? noMetrics;
   const currency = { code: config.currency, decimals: config.currencyDecimals, maxAmount: config.maxOperationAmount * 10 ** config.currencyDecimals };
@@ -269,9 +272,10 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const readiness = new ReadinessProbe([
     { name: 'store', run: () => storeAnswers(database) },
     { name: 'migrations', run: () => migrationsCurrent(database) },
-    { name: 'redis', run: async () => {
+    // Every server loses Redis at once and serves on without it: degraded, still ready.
+    { name: 'redis', degradesOnly: true, run: async () => {
       if (!redis) return 'not configured';
-      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status})`);
+      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status}); rate limits are counted per process`);
       await redis.ping();
       return 'ok';
     } },
