@@ -369,6 +369,7 @@ function wrongKeyMessage(config: Config): string {
   else {
     const url = new URL(config.store.url);
     url.password = '';
+    url.search = '';
     store = `DATABASE_URL ${url.toString()}`;
   }
   return `topup: ${key} does not open this store's secrets (wrong key for ${store}); start with the key its secrets were sealed with`;
