@@ -334,7 +334,7 @@ export interface IdempotencyKeysTable {
   idem_key: string;
   /** sha256 of the request (method, path, body): the same key with another request is refused. */
   fingerprint: string;
-  /** The answer's `data` as JSON, kept once the change committed; null while it runs. */
+  /** The answer's `data` as JSON, written in the change's own transaction (null until then, seen by none). */
   response: string | null;
   created_at: number;
 }

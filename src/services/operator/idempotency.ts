@@ -63,7 +63,9 @@ export class Idempotency {
     const kept: { data?: D } = {};
     const claim: Claim<T> = {
       async take(trx) {
-        await trx.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_TTL_MS).execute();
+        // This key's expired row only: locking every expired row here would queue unrelated
+        // changes behind each other for their whole transactions (the rest go after, below).
+        await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idem_key', '=', req.key).where('created_at', '<', now - IDEMPOTENCY_TTL_MS).execute();
         try {
           await trx.insertInto('idempotency_keys').values({ scope, idem_key: req.key, fingerprint: req.fingerprint, response: null, created_at: now }).execute();
         } catch (e) {
@@ -75,15 +77,19 @@ export class Idempotency {
         await trx.updateTable('idempotency_keys').set({ response: JSON.stringify(kept.data) }).where('scope', '=', scope).where('idem_key', '=', req.key).execute();
       },
     };
+    let result: T;
     try {
-      const result = await change(claim);
-      return { data: 'data' in kept ? kept.data! : present(result), replayed: false };
+      result = await change(claim);
     } catch (e) {
       if (!(e instanceof KeyTaken)) throw e;
       const first = await this.seen(scope, req);
       if (first) return first as { data: D; replayed: true };
       throw inProgress();
     }
+    // Housekeeping after the change has committed: a failure here must not turn its answer
+    // into an error (the next change prunes again).
+    await this.core.db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_TTL_MS).execute().catch(() => {});
+    return { data: 'data' in kept ? kept.data! : present(result), replayed: false };
   }
 
   private async seen(scope: string, req: IdempotentRequest): Promise<{ data: unknown; replayed: true } | null> {
