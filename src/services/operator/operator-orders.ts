@@ -61,9 +61,9 @@ export class OperatorOrders {
       first: async (trx) => claim?.take(trx),
       last: async (trx, r) => {
         await AuditRepo.record(trx, {
-        operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
-        before: { status: r.before.status, completed_at: r.before.completedAt },
-        after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
+          operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
+          before: { status: r.before.status, completed_at: r.before.completedAt },
+          after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
           note,
         }, now);
         // The answer as committed with the refund: what a replay of its key gives again.
