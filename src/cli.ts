@@ -22,6 +22,7 @@ if (command === undefined || command === '--help' || command === '-h' || command
   info.load().then((module) => module[command]!(args)).catch((e: unknown) => {
     if (e instanceof UsageError) fail(e.message, 2);
     if (e instanceof Error && e.name === 'AppError') fail(e.message, 1);
+    if (e instanceof Error && e.name === 'WrongMasterKey') fail(e.message, 1);
     const refused = connectionProblem(e, command);
     if (refused) fail(refused, 1);
     process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);

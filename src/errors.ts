@@ -42,7 +42,7 @@ export const ERRORS = {
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // past an allowance: failed API v1 authentications or sign-ins, guessable checks
   IDEMPOTENCY_KEY_REUSED: 422, // the Idempotency-Key was used with a different request in the last 24 h
-  IDEMPOTENCY_KEY_IN_PROGRESS: 409, // the first request with this Idempotency-Key has not finished answering
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409, // a key an earlier version recorded without its answer
   INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
   CSRF_REJECTED: 403, // a browser-session request that changes state without the CSRF token, or from another site
   SUPPLIER_UNAVAILABLE: 502, // an operator's request to a supplier (price-list sync) got no usable answer

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
+import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limiter.js';
 import { createAttemptGate } from './adapters/attempt-gate.js';
+import { logRedisState } from './adapters/redis-state.js';
 import { createSecretBox, loadOrCreateMasterKey, type SecretBox } from './adapters/secret-box.js';
 import type { Config, StoreConfig } from './config.js';
 import { presenters } from './http/presenters.js';
@@ -40,6 +42,8 @@ import { ApiErrorLog } from './services/api-error-log.js';
 import { noMetrics } from './services/metrics.js';
 import { meteredSuppliers } from './services/metered-suppliers.js';
 import { ReadinessProbe, workerHeartbeat } from './services/readiness.js';
+import { checkMasterKey } from './services/master-key-check.js';
+import { masterKeySentinel } from './store/master-key-sentinel.js';
 import { CallbacksRepo } from './store/callbacks-repo.js';
 import { FulfilmentRepo, supplierCredentials } from './store/fulfilment-repo.js';
 import { JOB_KINDS, JobsRepo } from './store/jobs-repo.js';
@@ -179,9 +183,13 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   await migrateToLatest(database);
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const secrets = createSecretBox(masterKey);
+  await checkMasterKey(masterKeySentinel(database.db), secrets, wrongKeyMessage(config)).catch(async (e: unknown) => {
+    await database.close();
+    throw e;
+  });
   // ioredis loads only when configured (a CLI command on SQLite starts sooner without it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
-  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to this process'));
+  if (redis) logRedisState(redis, logger);
   if (redis) await redisReady(redis, logger);
   const limiter = createRateLimiter(redis);
 
@@ -190,7 +198,9 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     orderHistory: new OrderHistoryRepo(db, database.dialect), operatorOrders: new OperatorOrdersRepo(db), ledger: new LedgerRepo(db) };
   // Metrics (on unless METRICS_PORT=off): the services report through the Metrics port.
   const prometheus = config.metrics && (overrides.metrics ?? true)
-    ? new (await import('./adapters/prometheus.js')).PrometheusMetrics({ read: (now) => new MetricsRepo(db).read(now), now: () => clock.now() })
+    ? new (await import('./adapters/prometheus.js')).PrometheusMetrics({
+      read: (now) => new MetricsRepo(db).read(now), now: () => clock.now(), degraded: (): Record<string, boolean> => (redis ? { redis: redis.status !== 'ready' } : {}),
+    })
     : null;
   const metrics = prometheus ?? noMetrics;
   const currency = { code: config.currency, decimals: config.currencyDecimals, maxAmount: config.maxOperationAmount * 10 ** config.currencyDecimals };
@@ -264,9 +274,10 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const readiness = new ReadinessProbe([
     { name: 'store', run: () => storeAnswers(database) },
     { name: 'migrations', run: () => migrationsCurrent(database) },
-    { name: 'redis', run: async () => {
+    // Every server loses Redis at once and serves on without it: degraded, still ready.
+    { name: 'redis', degradesOnly: true, run: async () => {
       if (!redis) return 'not configured';
-      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status})`);
+      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status}); rate limits are counted per process`);
       await redis.ping();
       return 'ok';
     } },
@@ -350,6 +361,20 @@ async function watchCacheVersions(database: Database, store: StoreConfig, logger
     onDrop: (err) => logger.warn({ err: (err as Error).message }, 'cache-version listener lost; each request reads the versions until it is back'),
   });
   return { versions: new VersionWatch(feed.read, 'in-flight', feed), feed };
+}
+
+/** The one line a start with the wrong master key ends with: which key, which store (no password). */
+function wrongKeyMessage(config: Config): string {
+  const key = config.masterKey ? 'MASTER_KEY' : `the master key in ${path.join(config.dataDir, 'master.key')}`;
+  let store: string;
+  if (config.store.kind === 'sqlite') store = `the SQLite store ${config.store.file}`;
+  else {
+    const url = new URL(config.store.url);
+    url.password = '';
+    url.search = '';
+    store = `DATABASE_URL ${url.toString()}`;
+  }
+  return `topup: ${key} does not open this store's secrets (wrong key for ${store}); start with the key its secrets were sealed with`;
 }
 
 /** Waits briefly for Redis so the first requests already share counts; a dead Redis only warns. */

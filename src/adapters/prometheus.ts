@@ -36,13 +36,25 @@ export class PrometheusMetrics implements Metrics {
   private readonly balances = new Gauge({ name: 'topup_reseller_balance_sum', help: 'Sum of every reseller balance, in minor units of the currency', registers: [this.registry] });
   private readonly attention = new Gauge({ name: 'topup_orders_needing_attention', help: 'Processing orders flagged for a person', registers: [this.registry] });
   private readonly storeOk = new Gauge({ name: 'topup_metrics_store_read_ok', help: '1 when the last scrape read the store in time; 0: the store figures are stale', registers: [this.registry] });
+  /** Read at each scrape: a dependency lost now, not at the last readiness probe. */
+  private readonly degraded = new Gauge({
+    name: 'topup_dependency_degraded', help: '1 while a dependency the process serves without is lost (redis: rate limits counted per process); /readyz lists it in degraded',
+    labelNames: ['dependency'] as const, registers: [this.registry],
+    collect: () => {
+      for (const [dependency, lost] of Object.entries(this.opts.degraded?.() ?? {})) this.degraded.set({ dependency }, lost ? 1 : 0);
+    },
+  });
   /** One cached child per (route, method, status): a request costs one lookup chain and one observe. */
   private readonly children = new Map<string, Map<string, Map<number, HistogramChild>>>();
   private reading: Promise<void> | null = null;
 
   private processMetrics = false;
 
-  constructor(private readonly opts: { read: (now: number) => Promise<ScrapeReads>; now: () => number; timeoutMs?: number }) {
+  constructor(private readonly opts: {
+    read: (now: number) => Promise<ScrapeReads>; now: () => number; timeoutMs?: number;
+    /** Each configured dependency the process serves without: whether it is lost now. */
+    degraded?: () => Record<string, boolean>;
+  }) {
     this.registry.registerMetric(this.http as never);
     this.registry.registerMetric(this.placed as never);
   }

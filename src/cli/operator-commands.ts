@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { toMajor } from '../domain/money.js';
 import { fingerprintOf } from '../services/operator/idempotency.js';
 import { CLI_ACTOR } from '../services/operator/actor.js';
+import type { WalletChange } from '../services/operator/adjust-wallet.js';
+import type { OrderView } from '../services/operator/operator-orders.js';
 import { findOrderId, output, parseArgs, withPlatform, type CommandModule } from './support.js';
 
 /**
@@ -70,7 +72,7 @@ function walletCommand(kind: 'credit' | 'debit') {
       const major = (m: number) => toMajor(m, p.core.currency.decimals);
       const { data, replayed } = await p.operator.idempotency.run(CLI_ACTOR, idempotent(flags, [kind, id, amount, flags.note]),
         (claim) => p.operator.wallet[kind](id, amount, flags.note!, CLI_ACTOR, claim),
-        ({ entry }) => ({ reseller_id: id, entry_id: String(entry.id), type: entry.type, amount: major(entry.amount), balance: major(entry.balanceAfter) }));
+        ({ entry }: WalletChange) => ({ reseller_id: id, entry_id: String(entry.id), type: entry.type, amount: major(entry.amount), balance: major(entry.balanceAfter) }));
       output(json, { ...data, replayed },
         `${kind} of ${Math.abs(data.amount)} ${p.core.currency.code} for ${email}; balance now ${data.balance}${replayNote(replayed)}`);
     });
@@ -84,7 +86,7 @@ async function refund(args: string[]) {
     const major = (m: number) => toMajor(m, p.core.currency.decimals);
     const { data, replayed } = await p.operator.idempotency.run(CLI_ACTOR, idempotent(flags, ['refund', orderId, flags.note]),
       (claim) => p.operator.orders.refund(orderId, flags.note!, CLI_ACTOR, claim),
-      (r) => {
+      (r: OrderView) => {
         const entry = r.ledger.find((e) => e.type === 'order_refund')!;
         return { order_id: orderId, status: r.order.status, refunded: major(entry.amount), balance: major(entry.balanceAfter) };
       });

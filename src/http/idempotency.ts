@@ -20,7 +20,7 @@ export function idempotentRequest(reply: FastifyReply, body: unknown): Idempoten
  */
 export async function once<T, D>(
   idempotency: Idempotency, scope: string, reply: FastifyReply, body: unknown,
-  change: (claim: Claim) => Promise<T>, present: (result: T) => D,
+  change: (claim: Claim<T>) => Promise<T>, present: (result: T) => D,
 ): Promise<{ data: D }> {
   const r = await idempotency.run(scope, idempotentRequest(reply, body), change, present);
   if (r.replayed) reply.header(REPLAYED_HEADER, 'true');

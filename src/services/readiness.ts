@@ -1,11 +1,16 @@
 /**
  * /readyz: whether this process should get traffic. Each check answers within a deadline
- * or counts as failed; the answer names every check and what failed.
+ * or counts as failed; the answer names every check and what failed. Readiness fails only
+ * for what leaves the process unable to serve: a dependency it serves without (Redis: rate
+ * limits then count per process) is reported degraded, never taken out of rotation, since
+ * every server loses it at once and a proxy would take them all out together.
  */
 export interface ReadinessCheck {
   name: string;
   /** Resolves with a short state ("ok", "not configured") or rejects with what is wrong. */
   run: () => Promise<string>;
+  /** Its failure degrades the service (reported in `degraded`) without failing readiness. */
+  degradesOnly?: true;
 }
 
 export interface Readiness {
@@ -15,6 +20,8 @@ export interface Readiness {
   /** Each check's state, or what failed. */
   checks: Record<string, string>;
   failed: string[];
+  /** Failed checks of dependencies the process serves without. */
+  degraded: string[];
 }
 
 export async function checkReadiness(checks: ReadinessCheck[], deadlineMs: number): Promise<Readiness> {
@@ -24,17 +31,19 @@ export async function checkReadiness(checks: ReadinessCheck[], deadlineMs: numbe
       timer = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
     });
     try {
-      return { name: c.name, ok: true, state: await Promise.race([c.run(), late]) };
+      return { name: c.name, ok: true, state: await Promise.race([c.run(), late]), degradesOnly: c.degradesOnly };
     } catch (e) {
-      return { name: c.name, ok: false, state: e instanceof Error ? e.message : String(e) };
+      return { name: c.name, ok: false, state: e instanceof Error ? e.message : String(e), degradesOnly: c.degradesOnly };
     } finally {
       clearTimeout(timer);
     }
   }));
+  const failed = results.filter((r) => !r.ok && !r.degradesOnly).map((r) => r.name);
   return {
-    ready: results.every((r) => r.ok),
+    ready: failed.length === 0,
     checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
-    failed: results.filter((r) => !r.ok).map((r) => r.name),
+    failed,
+    degraded: results.filter((r) => !r.ok && r.degradesOnly).map((r) => r.name),
   };
 }
 
@@ -53,7 +62,7 @@ export class ReadinessProbe {
   }
 
   check(): Promise<Readiness> {
-    if (this.draining) return Promise.resolve({ ready: false, draining: true, checks: { shutdown: 'draining' }, failed: ['shutdown'] });
+    if (this.draining) return Promise.resolve({ ready: false, draining: true, checks: { shutdown: 'draining' }, failed: ['shutdown'], degraded: [] });
     return checkReadiness(this.checks, this.deadlineMs);
   }
 }

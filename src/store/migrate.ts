@@ -21,6 +21,7 @@ import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
 import { marginRules } from './migrations/020_margin_rules.js';
 import { ordersCreated } from './migrations/024_orders_created.js';
 import { supplierRef } from './migrations/025_supplier_ref.js';
+import { storeSettings } from './migrations/028_store_settings.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -49,6 +50,7 @@ function provider(db: Database): MigrationProvider {
         '020_margin_rules': marginRules,
         '024_orders_created': ordersCreated,
         '025_supplier_ref': supplierRef,
+        '028_store_settings': storeSettings,
       };
     },
   };

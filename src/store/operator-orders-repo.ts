@@ -96,16 +96,18 @@ export class OperatorOrdersRepo {
    * transaction. Concurrent refunds queue on the order row (PostgreSQL) or the single
    * writer (SQLite) and the losers match no row; the ledger's one-refund-per-order index
    * (unique reseller_id, order_seq, type) is the last line of defence. `inTrx` writes what
-   * must commit with it (the audit line).
+   * must commit with it: `first` before the order is read (an Idempotency-Key's claim),
+   * `last` after the refund (the audit line, the key's answer).
    * completed_at is stamped only if still null; no callback job (callbacks are for success
    * and failed only).
    */
   async refundManually(
     orderId: string, note: string, now: number,
-    inTrx: (trx: Transaction<DB>, r: { before: OrderRecord; after: OrderRecord; balanceAfter: number }) => Promise<void>,
+    inTrx: { first(trx: Transaction<DB>): Promise<void>; last(trx: Transaction<DB>, r: { before: OrderRecord; after: OrderRecord; balanceAfter: number }): Promise<void> },
   ): Promise<ManualRefundResult> {
     try {
       return await this.db.transaction().execute(async (trx) => {
+        await inTrx.first(trx);
         const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
         if (!row) return { ok: false, current: null } as const;
         const before = toRecord(row);
@@ -135,7 +137,7 @@ export class OperatorOrdersRepo {
           .insertInto('ledger_entries')
           .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq), order_seq: Number(row.seq) })
           .execute();
-        await inTrx(trx, { before, after, balanceAfter });
+        await inTrx.last(trx, { before, after, balanceAfter });
         return { ok: true, before, after, balanceAfter } as const;
       });
     } catch (e) {

@@ -288,6 +288,7 @@ export interface DB {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
+  store_settings: StoreSettingsTable;
   reseller_invitations: ResellerInvitationsTable;
   supply_refresh: SupplyRefreshTable;
   api_errors: ApiErrorsTable;
@@ -323,13 +324,19 @@ export interface AttentionItemsTable {
   resolved_by: string | null;
 }
 
+/** Settings of the store itself (migration 028): the master key's sealed sentinel. */
+export interface StoreSettingsTable {
+  key: string;
+  value: string;
+}
+
 /** Idempotency-Key of operator money changes (migration 014); scope is the operator id or "cli". */
 export interface IdempotencyKeysTable {
   scope: string;
   idem_key: string;
   /** sha256 of the request (method, path, body): the same key with another request is refused. */
   fingerprint: string;
-  /** The answer's `data` as JSON, kept once the change committed; null while it runs. */
+  /** The answer's `data` as JSON, written in the change's own transaction (null until then, seen by none). */
   response: string | null;
   created_at: number;
 }

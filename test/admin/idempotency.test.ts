@@ -75,19 +75,6 @@ describe.each(storeKinds())('operator API: Idempotency-Key (%s)', (kind) => {
     await ledgerConsistent(t.platform.database.db);
   });
 
-  it('ten concurrent credits with one key apply once; every other answer is the replay or IDEMPOTENCY_KEY_IN_PROGRESS', async () => {
-    const r = await createReseller(t.platform, t.baseUrl);
-    const key = uniqueRef('idem');
-    const results = await Promise.all(Array.from({ length: 10 }, () => withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 700, note: 'race' }, key)));
-    const ok = results.filter((x) => x.status === 200);
-    expect(ok.length).toBeGreaterThanOrEqual(1);
-    for (const x of results.filter((y) => y.status !== 200)) expectJsonError(x, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-    for (const x of ok) expect(x.body.data).toEqual(ok[0]!.body.data);
-    expect(await entries(r.id)).toBe(1);
-    expect(await t.platform.repos.ledger.balance(r.id)).toBe(700);
-    await ledgerConsistent(t.platform.database.db);
-  });
-
   it('keys are per operator, a refused change keeps no key, and a key expires after 24 hours', async () => {
     const r = await createReseller(t.platform, t.baseUrl);
     const key = uniqueRef('idem');
@@ -123,6 +110,33 @@ describe.each(storeKinds())('operator API: Idempotency-Key (%s)', (kind) => {
     expect(again.body).toEqual(first.body);
     expectJsonError(await op.post(`/orders/${id}/refund`, { note: 'goodwill' }), 409, 'INVALID_STATE');
     await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('twenty concurrent manual refunds with one key all answer the one refund (the first, then its replays); one refund entry', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const placed = await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '123456789' });
+    const id = placed.body.data.order_id;
+    const key = uniqueRef('idem');
+    const results = await Promise.all(Array.from({ length: 20 }, () => withKey(op, `/orders/${id}/refund`, { note: 'race' }, key)));
+    // The key is taken before the order is read: the others wait for it and replay its answer,
+    // never INVALID_STATE (the order they would have read is refunded by then).
+    expect(results.map((x) => x.status === 200 ? 200 : x.body.error)).toEqual(results.map(() => 200));
+    expect(results.filter((x) => x.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    for (const x of results) expect(x.body).toEqual(results[0]!.body);
+    expect(results[0]!.body.data.status).toBe('refunded');
+    const refunds = await t.platform.database.db.selectFrom('ledger_entries').select('id').where('order_id', '=', id).where('type', '=', 'order_refund').execute();
+    expect(refunds).toHaveLength(1);
+    await ledgerConsistent(t.platform.database.db);
+  });
+
+  it('twenty concurrent credits with one key: every answer is the one credit (never IN_PROGRESS), applied once', async () => {
+    const r = await createReseller(t.platform, t.baseUrl);
+    const key = uniqueRef('idem');
+    const results = await Promise.all(Array.from({ length: 20 }, () => withKey(op, `/resellers/${r.id}/wallet/credit`, { amount: 700, note: 'race all' }, key)));
+    expect(results.map((x) => x.status === 200 ? 200 : x.body.error)).toEqual(results.map(() => 200));
+    for (const x of results) expect(x.body).toEqual(results[0]!.body);
+    expect(await entries(r.id)).toBe(1);
+    expect(await t.platform.repos.ledger.balance(r.id)).toBe(700);
   });
 
   it('refuses a key that is empty or too long (control characters never pass the HTTP parser)', async () => {

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sign } from '../../src/domain/signature.js';
@@ -10,7 +12,7 @@ import { composeService, startTopup, type Proc } from './compose-processes.js';
 /**
  * compose.yaml's topology as processes: two `topup serve` (worker off) and one `topup
  * worker`, the commands and environment read from compose.yaml, on one PostgreSQL database
- * and one Redis. Only what is an address on this one host is set here: the store and
+ * and one Redis (a redis-server of this test's own, which its last test stops). Only what is an address on this one host is set here: the store and
  * Redis URLs, the listen address and ports, the data folder. The test's client stands in
  * for the proxy: it spreads requests over both servers and, like Caddy's lb_try_duration,
  * tries the other server when a connection is refused (the request never left).
@@ -19,6 +21,31 @@ const LISTENING = /topup listening on \S+/;
 const WORKING = /topup worker \S+ running/;
 const MASTER_KEY = 'cd'.repeat(32);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a Redis answers PING on this port. */
+const pong = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setTimeout(1000, () => socket.destroy());
+  socket.on('connect', () => socket.write('PING\r\n'));
+  socket.on('data', (d) => {
+    resolve(d.toString().startsWith('+PONG'));
+    socket.destroy();
+  });
+  socket.on('close', () => resolve(false));
+  socket.on('error', () => resolve(false));
+});
+
+/** A redis-server of the test's own, without persistence (as compose's), so it can be stopped. */
+async function privateRedis(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const deadline = Date.now() + 20_000;
+  while (!(await pong(port))) {
+    if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not answer`);
+    await sleep(50);
+  }
+  return { url: `redis://127.0.0.1:${port}`, child };
+}
 
 interface Answer { status: number; body: any; server: number; headers: http.IncomingHttpHeaders }
 
@@ -33,12 +60,13 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
   let secret = '';
   let resellerId = '';
   let opToken = '';
+  let redis: { url: string; child: ChildProcess } | null = null;
   const product = 'FF-100';
 
   const envOf = (service: 'api-1' | 'api-2' | 'worker', port: number, metricsPort: number) => {
     const s = composeService(service, { MASTER_KEY, POSTGRES_PASSWORD: 'unused' });
     // Addresses of this host; everything else is compose.yaml's.
-    return { args: s.args, env: { ...s.env, DATABASE_URL: store.url, REDIS_URL, HOST: '127.0.0.1', PORT: String(port), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), DATA_DIR: store.dataDir } };
+    return { args: s.args, env: { ...s.env, DATABASE_URL: store.url, REDIS_URL: redis!.url, HOST: '127.0.0.1', PORT: String(port), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), DATA_DIR: store.dataDir } };
   };
   const startServer = async (i: 0 | 1) => {
     const { args, env } = envOf(i === 0 ? 'api-1' : 'api-2', ports[i]!.api, ports[i]!.metrics);
@@ -122,6 +150,7 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
 
   beforeAll(async () => {
     store = await createTestStore('postgres');
+    redis = await privateRedis();
     db = new pg.Pool({ connectionString: store.url, max: 2 });
     for (let i = 0; i < 2; i++) ports.push({ api: await freePort(), metrics: await freePort() });
     workerMetrics = await freePort();
@@ -150,6 +179,7 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
 
   afterAll(async () => {
     for (const p of [...servers, worker]) p?.child.kill('SIGKILL');
+    redis?.child.kill('SIGKILL');
     await db?.end();
     await store?.drop();
   });
@@ -283,4 +313,72 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
     const w = await (await fetch(`http://127.0.0.1:${workerMetrics}/metrics`)).text();
     expect(w).toMatch(/topup_orders_settled_total\{state="success",failure_code="none"\} [1-9]/);
   });
+
+  // Last: it stops this test's Redis.
+  it('Redis stopped under load: every server stays ready (Redis reported degraded) and keeps accepting orders', async () => {
+    const readyz = async (port: number) => {
+      const r = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return { status: r.status, body: await r.json() as any };
+    };
+    // The key test above revoked every key: a live one for this load.
+    const issued = await admin(0, 'POST', `/resellers/${resellerId}/api-keys`, { revoke_previous: 'now' });
+    expect(issued.status).toBe(200);
+    recordSecret('redis-gone API secret', issued.body.data.api_secret);
+    key = issued.body.data.api_key;
+    secret = issued.body.data.api_secret;
+    const probes = [ports[0]!.api, ports[1]!.api, ports[0]!.metrics, ports[1]!.metrics, workerMetrics];
+    for (const port of probes) expect(await readyz(port)).toMatchObject({ status: 200, body: { status: 'ready', checks: { redis: 'ok' } } });
+    let stop = false;
+    let n = 0;
+    const answers: Answer[] = [];
+    const errors: string[] = [];
+    const loop = async (lane: number) => {
+      while (!stop) {
+        const ref = `redis-gone-${lane}-${n++}`;
+        try {
+          answers.push({ ...(await viaProxy(n % 2, 'POST', '/order', { ref_id: ref, product_code: product, target: '123456789' })), body: ref });
+        } catch (e) {
+          errors.push(`${ref}: ${(e as Error).message}`);
+        }
+      }
+    };
+    const lanes = [0, 1, 2, 3].map(loop);
+    await sleep(500);
+    redis!.child.kill('SIGKILL');
+    await new Promise((r) => redis!.child.once('exit', r));
+    const stoppedAt = answers.length;
+    // Each probe, as the proxy's health check would ask it, sees the loss as degraded: ready.
+    const seen: { status: number; body: any }[] = [];
+    for (const port of probes) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const r = await readyz(port);
+        seen.push(r);
+        if (r.body.degraded?.includes('redis')) break;
+        if (Date.now() > deadline) throw new Error(`port ${port} never reported Redis degraded: ${JSON.stringify(r.body)}`);
+        await sleep(100);
+      }
+    }
+    await sleep(1000);
+    stop = true;
+    await Promise.all(lanes);
+    expect(seen.filter((r) => r.status !== 200 || r.body.status !== 'ready')).toEqual([]);
+    for (const port of probes) {
+      const r = await readyz(port);
+      expect(r).toMatchObject({ status: 200, body: { status: 'ready', degraded: ['redis'] } });
+      expect(r.body.checks.redis).toMatch(/^not connected/);
+    }
+    // Orders went on through both servers after Redis was gone.
+    expect(errors).toEqual([]);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(new Set(answers.slice(stoppedAt).map((a) => a.server))).toEqual(new Set([0, 1]));
+    // Reported in each server's log and metrics too.
+    for (const i of [0, 1]) {
+      expect(servers[i]!.output()).toContain('redis lost');
+      expect(await (await fetch(`http://127.0.0.1:${ports[i]!.metrics}/metrics`)).text()).toContain('topup_dependency_degraded{dependency="redis"} 1');
+    }
+    const rows = await allSettled(answers.map((a) => a.body as string));
+    expect(rows.every((r) => r.status === 'success')).toBe(true);
+    await fulfilledOnce(rows.map((r) => r.id));
+  }, 240_000);
 });

@@ -31,7 +31,8 @@ const idempotencyKey = {
   name: 'Idempotency-Key', in: 'header', required: false,
   description: 'any unique text of 1 to 255 characters (a UUID is a good key), scoped to the signed-in operator and kept 24 hours. '
     + 'The same key with the same request answers the first result again (header Idempotent-Replayed: true) without applying it twice; '
-    + 'with a different path or body it answers 422 IDEMPOTENCY_KEY_REUSED; while the first answer is being recorded, 409 IDEMPOTENCY_KEY_IN_PROGRESS.',
+    + 'with a different path or body it answers 422 IDEMPOTENCY_KEY_REUSED. Requests racing with one key wait for the first and answer its result; '
+    + 'the change and its kept answer commit together, so a crash leaves both or neither. 409 IDEMPOTENCY_KEY_IN_PROGRESS: a key an earlier version recorded without its answer.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 const replayed = { description: '"true" when this is the first answer given again for a repeated Idempotency-Key', schema: { type: 'string', enum: ['true'] } };

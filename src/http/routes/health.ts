@@ -25,6 +25,7 @@ export const LIVE = { status: 'ok' } as const;
 /** /readyz's answer, here and on the metrics listener (the worker's probe). */
 export function readinessAnswer(r: Readiness): { status: 200 | 503; body: object } {
   if (r.draining) return { status: 503, body: { status: 'draining', failed: r.failed, checks: r.checks } };
-  if (!r.ready) return { status: 503, body: { status: 'not_ready', failed: r.failed, checks: r.checks } };
-  return { status: 200, body: { status: 'ready', checks: r.checks } };
+  const degraded = r.degraded.length ? { degraded: r.degraded } : {};
+  if (!r.ready) return { status: 503, body: { status: 'not_ready', failed: r.failed, ...degraded, checks: r.checks } };
+  return { status: 200, body: { status: 'ready', ...degraded, checks: r.checks } };
 }

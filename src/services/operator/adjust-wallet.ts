@@ -11,6 +11,12 @@ import { minorUnits } from './money-input.js';
 
 const MAX_NOTE = 500;
 
+/** A credit's or debit's result: the reseller and its new ledger entry. */
+export interface WalletChange {
+  resellerId: string;
+  entry: LedgerEntry;
+}
+
 /**
  * Operator credits and debits of a reseller's wallet: always a ledger entry through the
  * guarded balance update (never a direct balance edit), with the audit line in the same
@@ -19,12 +25,12 @@ const MAX_NOTE = 500;
 export class AdjustWallet {
   constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'currency'>) {}
 
-  /** `claim` (Idempotency) is written in the change's transaction. */
-  credit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim) {
+  /** `claim` (Idempotency) is taken and kept in the change's transaction. */
+  credit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim<WalletChange>) {
     return this.adjust(resellerId, 'credit', amount, note, actor, claim);
   }
 
-  debit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim) {
+  debit(resellerId: string, amount: number | string, note: string, actor: Actor, claim?: Claim<WalletChange>) {
     return this.adjust(resellerId, 'debit', amount, note, actor, claim);
   }
 
@@ -38,15 +44,16 @@ export class AdjustWallet {
     return { items: entries, total, page };
   }
 
-  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor, claim?: Claim) {
+  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor, claim?: Claim<WalletChange>): Promise<WalletChange> {
     const minor = this.minorUnits(amount);
     const note = rawNote.trim();
     if (!note) throw new AppError('VALIDATION_ERROR', 'note is required: say why the balance changes (the reseller sees it)');
     if (note.length > MAX_NOTE) throw new AppError('VALIDATION_ERROR', `note must be at most ${MAX_NOTE} characters`);
     const signed = kind === 'credit' ? minor : -minor;
     const now = this.core.clock.now();
-    const result = await this.core.db.transaction().execute(async (trx) => {
-      await claim?.(trx);
+    return this.core.db.transaction().execute(async (trx) => {
+      // The key first: a request racing with the same key waits here, before any balance is read.
+      await claim?.take(trx);
       const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
       if (!before) throw notFound(resellerId);
       const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);
@@ -62,10 +69,10 @@ export class AdjustWallet {
         before: { balance: this.major(done.balanceAfter - signed) },
         after: { balance: this.major(done.balanceAfter), amount: this.major(signed), ledger_entry_id: String(done.entryId) }, note,
       }, now);
-      return done;
+      const change = { resellerId, entry: { id: done.entryId, type: kind, amount: signed, balanceAfter: done.balanceAfter, orderId: null, refId: null, note, createdAt: now } };
+      await claim?.keep(trx, change);
+      return change;
     });
-    const entry: LedgerEntry = { id: result.entryId, type: kind, amount: signed, balanceAfter: result.balanceAfter, orderId: null, refId: null, note, createdAt: now };
-    return { resellerId, entry };
   }
 
   /** Amounts arrive in major units; they must be > 0, exact in minor units and within MAX_OPERATION_AMOUNT. */

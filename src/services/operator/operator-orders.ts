@@ -3,7 +3,9 @@ import { assertNoControlChars } from '../../domain/order-request.js';
 import { REFUND_CEILING_MINOR, toMajor } from '../../domain/money.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
-import { MANUALLY_REFUNDABLE } from '../../store/operator-orders-repo.js';
+import { CallbacksRepo } from '../../store/callbacks-repo.js';
+import { LedgerRepo } from '../../store/ledger-repo.js';
+import { MANUALLY_REFUNDABLE, OperatorOrdersRepo } from '../../store/operator-orders-repo.js';
 import type { ServiceCore } from '../core.js';
 import type { Actor } from './actor.js';
 import type { Claim } from './idempotency.js';
@@ -17,7 +19,7 @@ const MAX_NOTE = 500;
  * later marked success or failed (nor refunded again) by the worker.
  */
 export class OperatorOrders {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'currency' | 'resendCallback'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'clock' | 'currency' | 'resendCallback'>) {}
 
   async search(q: Record<string, string | undefined>) {
     const page = parsePage(q);
@@ -41,29 +43,33 @@ export class OperatorOrders {
   }
 
   /** One order with its ledger entries, its callback delivery log and its fulfilment facts. */
-  async view(orderId: string) {
-    const facts = await this.core.repos.operatorOrders.facts(orderId);
-    if (!facts) throw notFound(orderId);
-    const [ledger, callbacks] = await Promise.all([this.core.repos.ledger.forOrder(orderId), this.core.repos.callbacks.log(orderId)]);
-    return { ...facts, ledger, callbacks };
+  view(orderId: string) {
+    return orderView(this.core.repos, orderId);
   }
 
   /**
    * Manual refund with a required note: only from processing (stuck) or success; failed is
    * already refunded and refunded is final (INVALID_STATE). No callback is sent.
    */
-  async refund(orderId: string, rawNote: string, actor: Actor, claim?: Claim) {
+  async refund(orderId: string, rawNote: string, actor: Actor, claim?: Claim<OrderView>): Promise<OrderView> {
     const note = requiredNote(rawNote);
     const now = this.core.clock.now();
     const money = (m: number) => toMajor(m, this.core.currency.decimals);
-    const result = await this.core.repos.operatorOrders.refundManually(orderId, note, now, async (trx, r) => {
-      await claim?.(trx);
-      await AuditRepo.record(trx, {
-        operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
-        before: { status: r.before.status, completed_at: r.before.completedAt },
-        after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
-        note,
-      }, now);
+    let refunded: OrderView | null = null;
+    const result = await this.core.repos.operatorOrders.refundManually(orderId, note, now, {
+      // The key first: a refund racing with the same key waits here, before the order is read.
+      first: async (trx) => claim?.take(trx),
+      last: async (trx, r) => {
+        await AuditRepo.record(trx, {
+          operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
+          before: { status: r.before.status, completed_at: r.before.completedAt },
+          after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
+          note,
+        }, now);
+        // The answer as committed with the refund: what a replay of its key gives again.
+        refunded = await orderView({ operatorOrders: new OperatorOrdersRepo(trx), ledger: new LedgerRepo(trx), callbacks: new CallbacksRepo(trx, this.core.dialect) }, orderId);
+        await claim?.keep(trx, refunded);
+      },
     });
     if (!result.ok) {
       if (!result.current) throw notFound(orderId);
@@ -71,7 +77,7 @@ export class OperatorOrders {
       const why = result.current.status === 'failed' ? 'a failed order was already refunded automatically' : 'a refunded order is final';
       throw new AppError('INVALID_STATE', `only processing or success orders can be refunded (${MANUALLY_REFUNDABLE.join(', ')}); ${why}`);
     }
-    return this.view(orderId);
+    return refunded!;
   }
 
   /** A new round of callback attempts for a success or failed order, audited; `requestId` goes into its delivery logs. */
@@ -80,6 +86,15 @@ export class OperatorOrders {
     await this.core.repos.audit.record({ operatorId: actor, action: 'order.resend_callback', targetKind: 'order', targetId: orderId, before: null, after: { round } }, this.core.clock.now());
     return { orderId, round };
   }
+}
+
+export type OrderView = Awaited<ReturnType<typeof orderView>>;
+
+async function orderView(repos: { operatorOrders: OperatorOrdersRepo; ledger: LedgerRepo; callbacks: CallbacksRepo }, orderId: string) {
+  const facts = await repos.operatorOrders.facts(orderId);
+  if (!facts) throw notFound(orderId);
+  const [ledger, callbacks] = await Promise.all([repos.ledger.forOrder(orderId), repos.callbacks.log(orderId)]);
+  return { ...facts, ledger, callbacks };
 }
 
 function requiredNote(raw: string): string {

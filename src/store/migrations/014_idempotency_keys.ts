@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * Idempotency-Key of operator money changes (wallet credit and debit, manual refund). A
  * row is written in the transaction of the change it guards, so the primary key (scope,
  * key) lets one change through when the same key arrives twice at once; `response` is the
- * answer kept for replays. Rows older than 24 hours are expired (deleted on the next claim).
+ * answer kept for replays. Rows older than 24 hours are expired (deleted after the next keyed change).
  */
 export const idempotencyKeys = {
   async up(db: Kysely<any>): Promise<void> {
