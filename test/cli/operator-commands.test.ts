@@ -37,6 +37,28 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
     expect(JSON.stringify(entries)).not.toContain(out.password);
   });
 
+  it('operator-roles sets roles, audited as cli; the last owner keeps owner', SLOW, async () => {
+    const accounts = t.platform.core.repos.accounts;
+    const added = json(await run('operator-add', 'roles-cli@example.com', 'Roles', '--roles', 'support,viewer', '--json'));
+    expect(added.roles).toEqual(['support', 'viewer']);
+    expect(json(await run('operator-roles', 'roles-cli@example.com', 'finance,support', '--json'))).toMatchObject({ email: 'roles-cli@example.com', roles: ['finance', 'support'] });
+    expect(await accounts.operatorRoles(added.id)).toEqual(expect.arrayContaining(['finance', 'support']));
+    const { entries } = await t.platform.core.repos.audit.list({ targetId: added.id, limit: 10, offset: 0 });
+    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ operatorId: 'cli', action: 'operator.roles', after: { email: 'roles-cli@example.com', roles: ['finance', 'support'] } })]));
+    const unknown = await run('operator-roles', 'roles-cli@example.com', 'boss');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('unknown role "boss"');
+
+    // Every owner but one demoted by the CLI: the last one is refused.
+    const owners = await accounts.activeHoldersOf('owner');
+    const emails = await Promise.all(owners.map(async (id) => (await accounts.operatorById(id))!.email));
+    for (const email of emails.slice(1)) expect((await run('operator-roles', email, 'viewer')).status).toBe(0);
+    const last = await run('operator-roles', emails[0]!, 'viewer');
+    expect(last.status).toBe(1);
+    expect(last.stderr).toContain('last owner');
+    expect(await accounts.activeHoldersOf('owner')).toEqual([owners[0]]);
+  });
+
   it('reseller-create, reseller-approve, credit and debit go through the services and the ledger', SLOW, async () => {
     const created = json(await run('reseller-create', 'cli-reseller@example.com', 'CLI', 'Shop', '--json'));
     expect(created).toMatchObject({ email: 'cli-reseller@example.com', name: 'CLI Shop', status: 'pending', tier: 'gold' });
