@@ -149,7 +149,7 @@ export const roleList = (roles: readonly OperatorRole[]) =>
 
 /**
  * A set of roles as given (API body, CLI argument): known names, at least one, no repeats
- * (returned sorted in the table's order). Null with the reason when it is not acceptable.
+ * (returned in the table's order), or the reason it is not acceptable.
  */
 export function parseRoles(input: readonly string[]): { roles: OperatorRole[] } | { error: string } {
   const names = input.map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
