@@ -45,6 +45,13 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console by role 
     for (const action of walletActions(page)) expect(await action.count()).toBe(0);
     expect(await page.getByRole('button', { name: /issue/i }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Pending approvals' }).count()).toBe(0);
+    // Nor catalog or supply changes.
+    await page.goto('/admin/catalog/catalogs');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await checkPage(page, 'viewer catalogs');
+    expect(await page.getByRole('button', { name: 'Add catalog' }).count()).toBe(0);
+    await page.goto('/admin/approvals');
+    await page.getByTestId('not-permitted').waitFor();
     await page.context().close();
   }, 120_000);
 
