@@ -21,12 +21,15 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
   const json = jsonOf;
 
   it('operator-add prints the password once and it signs in; audited as cli', SLOW, async () => {
+    expect(await t.platform.core.repos.accounts.operatorCount()).toBe(0);
     const out = json(await run('operator-add', 'ops2@example.com', 'Second', 'Operator', '--json'));
-    expect(out).toMatchObject({ email: 'ops2@example.com', password: expect.any(String) });
+    // The installation's first operator is owner, whatever was asked.
+    expect(out).toMatchObject({ email: 'ops2@example.com', password: expect.any(String), roles: ['owner'] });
     const c = new JsonClient(`${t.origin}/admin/v1`);
     expect((await c.signIn('ops2@example.com', out.password)).status).toBe(200);
     const human = await run('operator-add', 'ops3@example.com', 'Third');
     expect(human.status, human.stderr).toBe(0);
+    expect(human.stdout).toContain('with roles viewer');
     expect(human.stdout).toMatch(/password \(shown once\): \S+/);
     const dup = await run('operator-add', 'ops2@example.com', 'Again');
     expect(dup.status).toBe(1);
