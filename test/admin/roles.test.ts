@@ -155,6 +155,22 @@ describe.each(storeKinds())('operator roles (%s)', (kind) => {
     }
   });
 
+  it('two owners demoting each other at once: one succeeds, the other is the last owner', async () => {
+    const u = await startTestApp(kind);
+    try {
+      const ops = u.platform.operator.operators;
+      const a = await ops.create('owner-a@example.com', 'A', undefined, ['owner']);
+      const b = await ops.create('owner-b@example.com', 'B', undefined, ['owner']);
+      expect(a.roles).toEqual(['owner']);
+      const results = await Promise.allSettled([ops.setRoles(a.id, ['viewer'], 'cli'), ops.setRoles(b.id, ['viewer'], 'cli')]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['LAST_OWNER']);
+      expect(await u.platform.core.repos.accounts.activeHoldersOf('owner')).toHaveLength(1);
+    } finally {
+      await u.close();
+    }
+  });
+
   it('the first operator is owner; later ones are viewers unless given roles', async () => {
     const u = await startTestApp(kind);
     try {
