@@ -38,6 +38,8 @@ export const ERRORS = {
   UNAUTHENTICATED: 401, // no, unknown or expired session token
   INVALID_CREDENTIALS: 401, // wrong email or password at sign-in
   FORBIDDEN: 403, // kept in the catalogue; no route answers it now (a session of the other kind is UNAUTHENTICATED)
+  FORBIDDEN_ROLE: 403, // the operator's roles do not include one that may do this (the message names them)
+  LAST_OWNER: 409, // the change would leave no operator with the owner role
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)
   TOO_MANY_ATTEMPTS: 429, // past an allowance: failed API v1 authentications or sign-ins, guessable checks

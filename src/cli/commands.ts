@@ -44,7 +44,8 @@ export const AREAS: { title: string; commands: Record<string, CommandInfo> }[] =
   {
     title: 'Operators and resellers (audited as operator "cli")',
     commands: {
-      'operator-add': { args: 'EMAIL NAME...', load: operator, help: 'add an operator; prints the generated password once' },
+      'operator-add': { args: 'EMAIL NAME... [--roles ROLES]', load: operator, help: 'add an operator; prints the generated password once; ROLES comma-separated\n(owner,finance,support,catalog,viewer; default viewer; the first operator is owner)' },
+      'operator-roles': { args: 'EMAIL ROLES', load: operator, help: 'set an operator\'s roles, comma-separated (e.g. owner,finance);\nthe last owner keeps owner' },
       'operator-reset-password': { args: 'EMAIL', load: operator, help: 'give an operator a new generated password (printed once) and end its sessions' },
       'reseller-create': { args: 'EMAIL NAME... [--tier gold|platinum|diamond] [--approve true|false]', load: operator, help: 'create a reseller (pending unless approved at once)' },
       'reseller-approve': { args: 'EMAIL --tier gold|platinum|diamond', load: operator, help: 'approve a pending reseller with a tier' },

@@ -12,10 +12,18 @@ import { findOrderId, output, parseArgs, withPlatform, type CommandModule } from
  */
 
 async function operatorAdd(args: string[]) {
-  const { positional: [email, ...name], json } = parseArgs<[string, ...string[]]>('operator-add', args);
+  const { positional: [email, ...name], flags, json } = parseArgs<[string, ...string[]]>('operator-add', args);
   await withPlatform(async (p) => {
-    const o = await p.operator.operators.create(email, name.join(' '), CLI_ACTOR);
-    output(json, { id: o.id, email: o.email, password: o.password }, `operator ${o.email} added; password (shown once): ${o.password}`);
+    const o = await p.operator.operators.create(email, name.join(' '), CLI_ACTOR, flags.roles?.split(','));
+    output(json, { id: o.id, email: o.email, roles: o.roles, password: o.password }, `operator ${o.email} added with roles ${o.roles.join(',')}; password (shown once): ${o.password}`);
+  });
+}
+
+async function operatorRoles(args: string[]) {
+  const { positional: [email, roles], json } = parseArgs<[string, string]>('operator-roles', args);
+  await withPlatform(async (p) => {
+    const o = await p.operator.operators.setRolesByEmail(email, roles.split(','), CLI_ACTOR);
+    output(json, { id: o.id, email: o.email, roles: o.roles }, `operator ${o.email} now holds ${o.roles.join(',')}`);
   });
 }
 
@@ -98,6 +106,7 @@ async function refund(args: string[]) {
 export const operatorCommands: CommandModule = {
   'operator-add': operatorAdd,
   'operator-reset-password': operatorResetPassword,
+  'operator-roles': operatorRoles,
   'reseller-create': resellerCreate,
   'reseller-approve': resellerApprove,
   'reseller-invite': resellerInvite,

@@ -7,6 +7,7 @@ import { parseJsonBody } from './json-body.js';
 import {
   assertSameOrigin, changesState, clearSessionCookie, CSRF_HEADER, readCookie, SESSION_COOKIES, setSessionCookie, type BrowserSessionOptions,
 } from './browser-session.js';
+import { assertMay, operatorRouteAccess, type RouteAccess } from './operator-access.js';
 
 /** The session-authenticated JSON APIs beside the reseller API v1. */
 export type JsonApiName = 'admin' | 'dashboard';
@@ -41,6 +42,8 @@ export interface RouteDoc {
   idempotent: boolean;
   /** 'csv': the success answer is a text/csv attachment, not the JSON envelope. */
   produces: 'json' | 'csv';
+  /** Operator API routes with a session: the permission and roles they need (domain/operator-roles.ts). */
+  access?: RouteAccess;
 }
 
 export class RouteRegistry {
@@ -106,6 +109,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** JSON API route that needs no session (sign-in, registration). */
     sessionFree?: boolean;
+    /** Operator route: the roles that may call it, checked once the session is known. */
+    access?: RouteAccess;
   }
 }
 
@@ -135,6 +140,15 @@ export function jsonApi<A extends JsonApiName>(
   const kind = opts.api === 'admin' ? 'operator' : 'reseller';
   const principals = new WeakMap<FastifyRequest, { who: PrincipalOf<A>; session: RequestSession }>();
   const cookieName = SESSION_COOKIES[opts.api].name;
+  // Every operator route with a session is in the roles table, or the server does not start.
+  const accessOf = (method: string, url: string) => (opts.api === 'admin' ? operatorRouteAccess(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`) : undefined);
+  const authorize = (req: FastifyRequest, who: OperatorPrincipal | AccountPrincipal) => {
+    if (who.kind !== 'operator') return;
+    const access = req.routeOptions.config.access;
+    // An operator route without access cannot be registered (accessOf throws); this is the backstop.
+    if (!access) throw new AppError('FORBIDDEN_ROLE', 'this route has no entry in the roles table');
+    assertMay(who, access);
+  };
 
   // A bearer header wins (scripts: no ambient credential, no CSRF check); without one, the
   // browser cookie, and then a state-changing request must come from our origin and carry
@@ -152,6 +166,7 @@ export function jsonApi<A extends JsonApiName>(
       const r = await opts.sessions.resolve(token, kind);
       principals.set(req, { who: r.who as PrincipalOf<A>, session: { token, via: 'bearer', expiresAt: r.expiresAt } });
       req.sessionPrincipal = r.who;
+      authorize(req, r.who);
       return;
     }
     if (cookieToken === null) throw new AppError('UNAUTHENTICATED', 'sign in first (session cookie) or send the session token as "Authorization: Bearer <token>"');
@@ -161,6 +176,7 @@ export function jsonApi<A extends JsonApiName>(
     }
     principals.set(req, { who: r.who as PrincipalOf<A>, session: { token: cookieToken, via: 'cookie', expiresAt: r.expiresAt } });
     req.sessionPrincipal = r.who;
+    authorize(req, r.who);
   });
 
   app.addHook('preValidation', async (req) => {
@@ -187,17 +203,18 @@ export function jsonApi<A extends JsonApiName>(
     },
     route(spec) {
       const auth = spec.auth ?? true;
+      const access = auth ? accessOf(spec.method, spec.url) : undefined;
       opts.registry.routes.push({
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
-        idempotent: spec.idempotent ?? false,
+        idempotent: spec.idempotent ?? false, access,
       });
       app.route({
         method: spec.method,
         url: spec.url,
         bodyLimit: JSON_API_BODY_LIMIT,
-        config: { sessionFree: !auth },
+        config: { sessionFree: !auth, access },
         schema: {
           ...(spec.body ? { body: spec.body } : {}),
           querystring: spec.query ?? NO_QUERY,

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PasswordHasher } from '../adapters/password-hasher.js';
 import type { RateLimiter } from '../adapters/rate-limiter.js';
+import { OPERATOR_ROLES, type OperatorRole } from '../domain/operator-roles.js';
 import { AppError } from '../errors.js';
 import type { AccountsRepo } from '../store/accounts-repo.js';
 import type { ResellerStatus } from '../store/resellers-repo.js';
@@ -12,6 +13,8 @@ export interface OperatorPrincipal {
   kind: 'operator';
   operatorId: string;
   email: string;
+  /** Read fresh on every request: a change of roles applies to sessions already open. */
+  roles: OperatorRole[];
 }
 
 /** A signed-in reseller (dashboard API); status is read fresh on every request. */
@@ -121,7 +124,9 @@ export class Sessions {
     if (kind === 'operator') {
       const op = await accounts.operatorById(session.subject_id);
       if (!op || op.disabled_at !== null) throw new AppError('UNAUTHENTICATED', 'this operator account is disabled');
-      return { who: { kind, operatorId: op.id, email: op.email }, expiresAt: Number(session.expires_at) };
+      const held = await accounts.operatorRoles(op.id);
+      const roles = OPERATOR_ROLES.filter((r) => held.includes(r));
+      return { who: { kind, operatorId: op.id, email: op.email, roles }, expiresAt: Number(session.expires_at) };
     }
     const r = await accounts.resellerSubject(session.subject_id);
     if (!r) throw new AppError('UNAUTHENTICATED', 'this account no longer exists');

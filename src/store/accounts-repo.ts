@@ -23,6 +23,32 @@ export class AccountsRepo {
     return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).orderBy('created_at').orderBy('id').execute();
   }
 
+  /** The roles an operator holds (strings as stored; the domain checks them). */
+  async operatorRoles(id: string): Promise<string[]> {
+    return (await this.db.selectFrom('operator_roles').select('role').where('operator_id', '=', id).execute()).map((r) => r.role);
+  }
+
+  /** Every operator's roles, by operator id (the console's list). */
+  async allOperatorRoles(): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const r of await this.db.selectFrom('operator_roles').select(['operator_id', 'role']).execute()) out.set(r.operator_id, [...(out.get(r.operator_id) ?? []), r.role]);
+    return out;
+  }
+
+  /** Replaces an operator's roles with `roles`. */
+  async setOperatorRoles(id: string, roles: readonly string[]) {
+    await this.db.deleteFrom('operator_roles').where('operator_id', '=', id).execute();
+    if (roles.length > 0) await this.db.insertInto('operator_roles').values(roles.map((role) => ({ operator_id: id, role }))).execute();
+  }
+
+  /** Operators who can sign in and hold `role`; with forUpdate (PostgreSQL) their rows stay locked until the transaction ends. */
+  async activeHoldersOf(role: string, forUpdate = false): Promise<string[]> {
+    let q = this.db.selectFrom('operators').innerJoin('operator_roles', 'operator_roles.operator_id', 'operators.id')
+      .select('operators.id').where('operator_roles.role', '=', role).where('operators.disabled_at', 'is', null).orderBy('operators.id');
+    if (forUpdate) q = q.forUpdate();
+    return (await q.execute()).map((r) => r.id);
+  }
+
   async operatorPasswordHash(id: string) {
     return (await this.db.selectFrom('operators').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null;
   }

@@ -22,6 +22,7 @@ import { marginRules } from './migrations/020_margin_rules.js';
 import { ordersCreated } from './migrations/024_orders_created.js';
 import { supplierRef } from './migrations/025_supplier_ref.js';
 import { storeSettings } from './migrations/028_store_settings.js';
+import { operatorRoles } from './migrations/032_operator_roles.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -51,6 +52,7 @@ function provider(db: Database): MigrationProvider {
         '024_orders_created': ordersCreated,
         '025_supplier_ref': supplierRef,
         '028_store_settings': storeSettings,
+        '032_operator_roles': operatorRoles,
       };
     },
   };

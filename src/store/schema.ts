@@ -238,6 +238,12 @@ export interface OperatorsTable {
   disabled_at: number | null;
 }
 
+/** Migration 032: the roles an operator holds (src/domain/operator-roles.ts), one row a role. */
+export interface OperatorRolesTable {
+  operator_id: string;
+  role: string;
+}
+
 export type SessionSubject = 'operator' | 'reseller';
 
 export interface SessionsTable {
@@ -285,6 +291,7 @@ export interface DB {
   callback_deliveries: CallbackDeliveriesTable;
   callback_attempts: CallbackAttemptsTable;
   operators: OperatorsTable;
+  operator_roles: OperatorRolesTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;

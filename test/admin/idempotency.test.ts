@@ -83,7 +83,7 @@ describe.each(storeKinds())('operator API: Idempotency-Key (%s)', (kind) => {
     await op.post(`/resellers/${r.id}/wallet/credit`, { amount: 300, note: 'c' });
     expect((await withKey(op, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key)).status).toBe(200);
 
-    const creds = await t.platform.operator.operators.create(`op-${uniqueRef()}@example.com`, 'Second operator');
+    const creds = await t.platform.operator.operators.create(`op-${uniqueRef()}@example.com`, 'Second operator', undefined, ['owner']);
     const other = new JsonClient(`${t.origin}/admin/v1`);
     await other.signIn(creds.email, creds.password);
     const theirs = await withKey(other, `/resellers/${r.id}/wallet/debit`, { amount: 100, note: 'd' }, key);

@@ -26,7 +26,7 @@ describe.each(storeKinds())('operator accounts: list, own password, reset of ano
     expect(r.status, r.text).toBe(200);
     const emails = r.body.data.operators.map((o: any) => o.email);
     expect(emails).toContain('listed@example.com');
-    expect(r.body.data.operators.find((o: any) => o.id === extra.id)).toEqual({ id: extra.id, email: 'listed@example.com', name: 'Listed', created_at: expect.any(String), disabled_at: null });
+    expect(r.body.data.operators.find((o: any) => o.id === extra.id)).toEqual({ id: extra.id, email: 'listed@example.com', name: 'Listed', created_at: expect.any(String), disabled_at: null, roles: ['viewer'] });
     expect(r.text).not.toContain('scrypt');
   });
 

@@ -56,6 +56,8 @@ describe('first start: credentials are never created unprinted, and an operator 
     const origin = new URL(/topup listening on (\S+)/.exec(output)![1]!).origin;
     const signedIn = new JsonClient(`${origin}/admin/v1`);
     expect((await signedIn.signIn(email, firstPassword)).status).toBe(200);
+    // The first operator is owner: someone can manage the others' roles.
+    expect((await signedIn.get('/auth/session')).body.data.roles).toEqual(['owner']);
 
     // The way back in: a new password, printed once; the old one and its sessions are gone.
     const cliEnv = userEnv(dataDir, { LOG_LEVEL: 'silent', MASTER_KEY: readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim() });

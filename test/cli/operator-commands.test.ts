@@ -21,12 +21,15 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
   const json = jsonOf;
 
   it('operator-add prints the password once and it signs in; audited as cli', SLOW, async () => {
+    expect(await t.platform.core.repos.accounts.operatorCount()).toBe(0);
     const out = json(await run('operator-add', 'ops2@example.com', 'Second', 'Operator', '--json'));
-    expect(out).toMatchObject({ email: 'ops2@example.com', password: expect.any(String) });
+    // The installation's first operator is owner, whatever was asked.
+    expect(out).toMatchObject({ email: 'ops2@example.com', password: expect.any(String), roles: ['owner'] });
     const c = new JsonClient(`${t.origin}/admin/v1`);
     expect((await c.signIn('ops2@example.com', out.password)).status).toBe(200);
     const human = await run('operator-add', 'ops3@example.com', 'Third');
     expect(human.status, human.stderr).toBe(0);
+    expect(human.stdout).toContain('with roles viewer');
     expect(human.stdout).toMatch(/password \(shown once\): \S+/);
     const dup = await run('operator-add', 'ops2@example.com', 'Again');
     expect(dup.status).toBe(1);
@@ -35,6 +38,28 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
     const { entries } = await t.platform.core.repos.audit.list({ targetId: out.id, limit: 10, offset: 0 });
     expect(entries).toEqual([expect.objectContaining({ operatorId: 'cli', action: 'operator.create' })]);
     expect(JSON.stringify(entries)).not.toContain(out.password);
+  });
+
+  it('operator-roles sets roles, audited as cli; the last owner keeps owner', SLOW, async () => {
+    const accounts = t.platform.core.repos.accounts;
+    const added = json(await run('operator-add', 'roles-cli@example.com', 'Roles', '--roles', 'support,viewer', '--json'));
+    expect(added.roles).toEqual(['support', 'viewer']);
+    expect(json(await run('operator-roles', 'roles-cli@example.com', 'finance,support', '--json'))).toMatchObject({ email: 'roles-cli@example.com', roles: ['finance', 'support'] });
+    expect(await accounts.operatorRoles(added.id)).toEqual(expect.arrayContaining(['finance', 'support']));
+    const { entries } = await t.platform.core.repos.audit.list({ targetId: added.id, limit: 10, offset: 0 });
+    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ operatorId: 'cli', action: 'operator.roles', after: { email: 'roles-cli@example.com', roles: ['finance', 'support'] } })]));
+    const unknown = await run('operator-roles', 'roles-cli@example.com', 'boss');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('unknown role "boss"');
+
+    // Every owner but one demoted by the CLI: the last one is refused.
+    const owners = await accounts.activeHoldersOf('owner');
+    const emails = await Promise.all(owners.map(async (id) => (await accounts.operatorById(id))!.email));
+    for (const email of emails.slice(1)) expect((await run('operator-roles', email, 'viewer')).status).toBe(0);
+    const last = await run('operator-roles', emails[0]!, 'viewer');
+    expect(last.status).toBe(1);
+    expect(last.stderr).toContain('last owner');
+    expect(await accounts.activeHoldersOf('owner')).toEqual([owners[0]]);
   });
 
   it('reseller-create, reseller-approve, credit and debit go through the services and the ledger', SLOW, async () => {

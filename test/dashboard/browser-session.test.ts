@@ -149,7 +149,7 @@ describe.each(storeKinds())('browser sessions of the operator API (%s)', (kind) 
   afterAll(async () => t?.close());
 
   it('sign-in sets topup_admin_session on /admin/v1; CSRF is required by cookie, not by bearer', async () => {
-    const first = (await t.platform.operator.operators.ensureFirst()) ?? (await t.platform.operator.operators.create('cookie-op@example.com', 'Op'));
+    const first = (await t.platform.operator.operators.ensureFirst()) ?? (await t.platform.operator.operators.create('cookie-op@example.com', 'Op', undefined, ['owner']));
     const b = new Browser(new JsonClient(`${t.origin}/admin/v1`), t.origin);
     const r = await b.send('POST', '/auth/sign-in', { email: first.email, password: first.password });
     expect(r.status).toBe(200);

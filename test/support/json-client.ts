@@ -53,7 +53,7 @@ export class JsonClient {
 /** Signs in as the first operator (created on demand) and returns an operator API client. */
 export async function operatorClient(t: TestApp): Promise<JsonClient> {
   const first = await t.platform.operator.operators.ensureFirst();
-  const creds = first ?? (await t.platform.operator.operators.create(`op-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`, 'Test operator'));
+  const creds = first ?? (await t.platform.operator.operators.create(`op-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`, 'Test operator', undefined, ['owner']));
   const c = new JsonClient(`${t.origin}/admin/v1`);
   const r = await c.signIn(creds.email, creds.password);
   if (r.status !== 200) throw new Error(`operator sign-in failed: ${r.text}`);

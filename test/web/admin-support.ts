@@ -29,7 +29,7 @@ export async function newContext(browser: Browser, origin: string, lang: 'en' | 
 export async function operatorCredentials(t: TestApp): Promise<{ email: string; password: string }> {
   const first = await t.platform.operator.operators.ensureFirst();
   if (first) return first;
-  return t.platform.operator.operators.create(`op-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`, 'Test operator');
+  return t.platform.operator.operators.create(`op-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`, 'Test operator', undefined, ['owner']);
 }
 
 const SIGN_IN = { en: { email: 'Email', password: 'Password', submit: 'Sign in', nav: 'Main navigation' }, id: { email: 'Email', password: 'Kata sandi', submit: 'Masuk', nav: 'Navigasi utama' } };

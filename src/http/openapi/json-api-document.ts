@@ -1,3 +1,4 @@
+import { OPERATOR_ROLES, roleList } from '../../domain/operator-roles.js';
 import type { JsonApiName, RouteDoc, RouteRegistry } from '../json-api.js';
 import { PageMeta } from '../schemas.js';
 import { addExamples, hoistSharedShapes } from './components.js';
@@ -21,6 +22,7 @@ const TITLES: Record<JsonApiName, { title: string; prefix: string; description: 
 function commonErrors(route: RouteDoc): DocumentedError[] {
   return [
     ...(route.auth ? (['UNAUTHENTICATED'] as const) : []),
+    ...(refusesSomeRole(route) ? (['FORBIDDEN_ROLE'] as const) : []),
     'VALIDATION_ERROR',
     ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'CSRF_REJECTED'] as const) : []),
     'INTERNAL_ERROR',
@@ -39,11 +41,24 @@ const replayed = { description: '"true" when this is the first answer given agai
 
 const retryAfter = { description: 'seconds to wait before the next attempt', required: true, schema: { type: 'string', pattern: '^\\d+$' } };
 
+/** An operator route that some role may not call (so it can answer 403 FORBIDDEN_ROLE). */
+const refusesSomeRole = (route: RouteDoc) => !!route.access && route.access.roles.length < OPERATOR_ROLES.length;
+
+/** The sentence each operator operation's description ends with: who may call it. */
+function rolesSentence(route: RouteDoc): string | null {
+  if (!route.access) return null;
+  return refusesSomeRole(route)
+    ? `Roles: ${roleList(route.access.roles)} (permission \`${route.access.permission}\`); other operators get 403 FORBIDDEN_ROLE.`
+    : `Roles: any operator (permission \`${route.access.permission}\`).`;
+}
+
 function operation(route: RouteDoc) {
+  const description = [route.description, rolesSentence(route)].filter(Boolean).join('\n\n');
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(description ? { description } : {}),
+    ...(route.access ? { 'x-roles': [...route.access.roles], 'x-permission': route.access.permission } : {}),
     tags: [route.tag],
     security: route.auth ? [{ bearer: [] }, { cookie: [] }] : [],
     parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query), ...(route.idempotent ? [idempotencyKey] : [])],

@@ -1,4 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { OPERATOR_ROLES, PERMISSION_NAMES, permissionsOf } from '../../domain/operator-roles.js';
 import { isoMillis } from '../../domain/order.js';
 import type { Sessions } from '../../services/sessions.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
@@ -29,18 +30,27 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     },
   });
 
+  // An operator's session also says what it may do: the console shows only that.
+  const operatorFields: Record<string, TSchema> = kind === 'operator'
+    ? {
+      roles: Type.Array(Type.Union(OPERATOR_ROLES.map((r) => Type.Literal(r))), { description: 'the roles this operator holds (read on every request)' }),
+      permissions: Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { description: 'what those roles allow; GET /roles has the whole table' }),
+    }
+    : {};
   kit.route({
     method: 'GET', url: '/auth/session', tag: 'Session',
-    summary: 'The current session (cookie or bearer): who, until when, and its CSRF token',
+    summary: kind === 'operator' ? 'The current session (cookie or bearer): who, with which roles and permissions, until when, and its CSRF token' : 'The current session (cookie or bearer): who, until when, and its CSRF token',
     description: 'What a browser UI calls on load: 401 UNAUTHENTICATED means "go to sign-in".',
-    response: Type.Object({ [idField]: Type.String(), email: Type.String(), expires_at: IsoTime(), csrf_token: Type.String() }),
+    response: Type.Object({ [idField]: Type.String(), email: Type.String(), ...operatorFields, expires_at: IsoTime(), csrf_token: Type.String() }),
     handler: async ({ who, session, reply }) => {
       // It carries the CSRF token: no cache may keep it.
       reply.header('cache-control', 'no-store');
       return {
         data: {
           [idField]: who.kind === 'operator' ? who.operatorId : who.resellerId,
-          email: who.email, expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
+          email: who.email,
+          ...(who.kind === 'operator' ? { roles: who.roles, permissions: permissionsOf(who.roles) } : {}),
+          expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
         },
       };
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OPERATOR_ROLES, parseRoles, type OperatorRole } from '../../domain/operator-roles.js';
 import { AppError } from '../../errors.js';
 import { AccountsRepo } from '../../store/accounts-repo.js';
 import { AuditRepo } from '../../store/audit-repo.js';
@@ -14,12 +15,46 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /** Operator accounts: the first one created at first start, more added by an operator or the CLI. */
 export class OperatorAccounts {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
 
   async list() {
+    const roles = await this.core.repos.accounts.allOperatorRoles();
     return (await this.core.repos.accounts.listOperators()).map((o) => ({
       id: o.id, email: o.email, name: o.name, createdAt: Number(o.created_at), disabledAt: o.disabled_at === null ? null : Number(o.disabled_at),
+      roles: inTableOrder(roles.get(o.id) ?? []),
     }));
+  }
+
+  /**
+   * Replaces an operator's roles (given as names; at least one). The last operator holding
+   * owner keeps it (LAST_OWNER): an installation always has someone who can manage roles.
+   * Audited as operator.roles with the roles before and after.
+   */
+  async setRoles(operatorId: string, given: readonly string[], actor: Actor): Promise<{ id: string; email: string; roles: OperatorRole[] }> {
+    const parsed = parseRoles(given);
+    if ('error' in parsed) throw new AppError('VALIDATION_ERROR', `roles: ${parsed.error}`);
+    const now = this.core.clock.now();
+    return this.core.db.transaction().execute(async (trx) => {
+      const accounts = new AccountsRepo(trx);
+      const target = await accounts.operatorById(operatorId);
+      if (!target) throw new AppError('NOT_FOUND', `no operator with id ${operatorId}`);
+      // Locked on PostgreSQL so that two owners demoting each other at once cannot both pass.
+      const owners = await accounts.activeHoldersOf('owner', this.core.dialect === 'postgres');
+      const before = inTableOrder(await accounts.operatorRoles(target.id));
+      if (!parsed.roles.includes('owner') && owners.length === 1 && owners[0] === target.id) {
+        throw new AppError('LAST_OWNER', `${target.email} is the last owner: make another operator owner first, then change this one's roles`);
+      }
+      await accounts.setOperatorRoles(target.id, parsed.roles);
+      await AuditRepo.record(trx, { operatorId: actor, action: 'operator.roles', targetKind: 'operator', targetId: target.id, before: { roles: before }, after: { email: target.email, roles: parsed.roles } }, now);
+      return { id: target.id, email: target.email, roles: parsed.roles };
+    });
+  }
+
+  /** setRoles by email: the CLI's operator-roles. */
+  async setRolesByEmail(email: string, given: readonly string[], actor: Actor) {
+    const op = await this.core.repos.accounts.operatorByEmail(email.trim().toLowerCase());
+    if (!op) throw new AppError('NOT_FOUND', `no operator has the email ${email.trim().toLowerCase()}`);
+    return this.setRoles(op.id, given, actor);
   }
 
   /**
@@ -70,20 +105,31 @@ export class OperatorAccounts {
     return this.create(FIRST_OPERATOR_EMAIL, 'Operator');
   }
 
-  /** A new operator with a generated password (returned once, stored as a scrypt hash). */
-  async create(email: string, name: string, byOperatorId?: string): Promise<{ id: string; email: string; password: string }> {
+  /**
+   * A new operator with a generated password (returned once, stored as a scrypt hash) and
+   * the roles given (none given: viewer). The first operator of an installation is owner
+   * whatever was asked: someone must be able to manage the others.
+   */
+  async create(email: string, name: string, byOperatorId?: string, roles?: readonly string[]): Promise<{ id: string; email: string; password: string; roles: OperatorRole[] }> {
     const normalized = email.trim().toLowerCase();
     if (!EMAIL.test(normalized)) throw new AppError('VALIDATION_ERROR', `"${email}" is not an email address`);
+    const parsed = roles === undefined ? { roles: [] as OperatorRole[] } : parseRoles(roles);
+    if ('error' in parsed) throw new AppError('VALIDATION_ERROR', `roles: ${parsed.error}`);
     if (await this.core.repos.accounts.operatorByEmail(normalized)) throw new AppError('CONFLICT', `an operator with email ${normalized} already exists`);
     const password = newPassword();
     const id = this.core.ids.uuid();
     const passwordHash = await this.core.hasher.hash(password);
     const now = this.core.clock.now();
-    await this.core.db.transaction().execute(async (trx) => {
+    const given = parsed.roles;
+    return this.core.db.transaction().execute(async (trx) => {
+      const accounts = new AccountsRepo(trx);
+      const first = (await accounts.operatorCount()) === 0;
+      const held: OperatorRole[] = first ? ['owner', ...given] : given.length > 0 ? given : ['viewer'];
       await trx.insertInto('operators').values({ id, email: normalized, name, password_hash: passwordHash, created_at: now, disabled_at: null }).execute();
-      if (byOperatorId) await AuditRepo.record(trx, { operatorId: byOperatorId, action: 'operator.create', targetKind: 'operator', targetId: id, before: null, after: { email: normalized, name } }, now);
+      await accounts.setOperatorRoles(id, inTableOrder(held));
+      if (byOperatorId) await AuditRepo.record(trx, { operatorId: byOperatorId, action: 'operator.create', targetKind: 'operator', targetId: id, before: null, after: { email: normalized, name, roles: inTableOrder(held) } }, now);
+      return { id, email: normalized, password, roles: inTableOrder(held) };
     });
-    return { id, email: normalized, password };
   }
 
   /**
@@ -98,3 +144,6 @@ export class OperatorAccounts {
     return this.resetPassword(op.id, actor);
   }
 }
+
+/** Stored role names, known ones only, in the table's order. */
+const inTableOrder = (roles: readonly string[]): OperatorRole[] => OPERATOR_ROLES.filter((r) => roles.includes(r));

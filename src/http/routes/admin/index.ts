@@ -10,7 +10,7 @@ import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
 import { orderRoutes } from './orders.js';
 import { resellerRoutes } from './resellers.js';
-import { operatorAccountRoutes } from './operators.js';
+import { operatorAccountRoutes, Role, RolesBody } from './operators.js';
 import { resellerSettingsRoutes } from './reseller-settings.js';
 import { invitationRoutes } from './invitations.js';
 import { overviewRoutes } from './overview.js';
@@ -60,13 +60,13 @@ function operatorRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
 
   kit.route({
     method: 'POST', url: '/operators', tag: 'Operators',
-    summary: 'Add an operator; the generated password is returned once',
-    body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-    response: Type.Object({ ...Operator.properties, password: Type.String({ description: 'shown once' }) }),
+    summary: 'Add an operator with its roles (viewer when none is given); the generated password is returned once',
+    body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), name: Type.String({ minLength: 1, maxLength: 100 }), roles: Type.Optional(RolesBody) }, { additionalProperties: false }),
+    response: Type.Object({ ...Operator.properties, roles: Type.Array(Role), password: Type.String({ description: 'shown once' }) }),
     errors: ['CONFLICT'],
     handler: async ({ body, who }) => {
-      const o = await deps.services.operators.create(body.email, body.name, who.operatorId);
-      return { data: { id: o.id, email: o.email, name: body.name, password: o.password } };
+      const o = await deps.services.operators.create(body.email, body.name, who.operatorId, body.roles);
+      return { data: { id: o.id, email: o.email, name: body.name, roles: o.roles, password: o.password } };
     },
   });
 }

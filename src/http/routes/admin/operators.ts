@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { OPERATOR_ROLES, OPERATOR_ROUTES, PERMISSIONS, PERMISSION_NAMES, ROLE_DESCRIPTIONS } from '../../../domain/operator-roles.js';
 import { isoMillis } from '../../../domain/order.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../services/account/registration.js';
 import { ATTEMPTS_PER_MINUTE } from '../../../services/sessions.js';
@@ -6,12 +7,17 @@ import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Nullable, Ok } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
 
+export const Role = Type.Union(OPERATOR_ROLES.map((r) => Type.Literal(r)), { description: OPERATOR_ROLES.map((r) => `${r}: ${ROLE_DESCRIPTIONS[r]}`).join('; ') });
+const Permission = Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p)));
+export const RolesBody = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 10, description: `one or more of ${OPERATOR_ROLES.join(', ')}` });
+
 const OperatorItem = Type.Object({
   id: Type.String(), email: Type.String(), name: Type.String(), created_at: IsoTime(),
   disabled_at: Nullable(IsoTime('a disabled operator cannot sign in')),
+  roles: Type.Array(Role),
 });
 
-/** Operator accounts: the list, one's own password, and a reset of another's. */
+/** Operator accounts: the list, their roles, one's own password, and a reset of another's. */
 export function operatorAccountRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   const { operators } = deps.services;
 
@@ -22,10 +28,40 @@ export function operatorAccountRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDe
     handler: async () => ({
       data: {
         operators: (await operators.list()).map((o) => ({
-          id: o.id, email: o.email, name: o.name, created_at: isoMillis(o.createdAt), disabled_at: o.disabledAt === null ? null : isoMillis(o.disabledAt),
+          id: o.id, email: o.email, name: o.name, created_at: isoMillis(o.createdAt), disabled_at: o.disabledAt === null ? null : isoMillis(o.disabledAt), roles: o.roles,
         })),
       },
     }),
+  });
+
+  kit.route({
+    method: 'GET', url: '/roles', tag: 'Operators',
+    summary: 'The roles table: each role, each permission with the roles that hold it and the routes that need it',
+    description: 'The one table the server checks every operator route against (see x-roles on each operation); the console reads it to say who may do what.',
+    response: Type.Object({
+      roles: Type.Array(Type.Object({ name: Role, description: Type.String() })),
+      permissions: Type.Array(Type.Object({ name: Permission, description: Type.String(), roles: Type.Array(Role), routes: Type.Array(Type.String({ description: 'METHOD /admin/v1/path' })) })),
+    }),
+    handler: async () => ({
+      data: {
+        roles: OPERATOR_ROLES.map((name) => ({ name, description: ROLE_DESCRIPTIONS[name] })),
+        permissions: PERMISSION_NAMES.map((name) => ({
+          name, description: PERMISSIONS[name].description, roles: [...PERMISSIONS[name].roles],
+          routes: Object.entries(OPERATOR_ROUTES).filter(([, p]) => p === name).map(([route]) => route.replace(' ', ' /admin/v1')),
+        })),
+      },
+    }),
+  });
+
+  kit.route({
+    method: 'PUT', url: '/operators/:id/roles', tag: 'Operators',
+    summary: "Set an operator's roles (replacing them); takes effect on their next request",
+    description: 'At least one role. The last operator holding owner cannot lose it (409 LAST_OWNER): make another operator owner first. Audited as operator.roles with the roles before and after.',
+    params: IdParams,
+    body: Type.Object({ roles: RolesBody }, { additionalProperties: false }),
+    response: Type.Object({ id: Type.String(), email: Type.String(), roles: Type.Array(Role) }),
+    errors: ['NOT_FOUND', 'LAST_OWNER'],
+    handler: async ({ params, body, who }) => ({ data: await operators.setRoles(params.id, body.roles, who.operatorId) }),
   });
 
   kit.route({

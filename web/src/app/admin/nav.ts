@@ -1,8 +1,12 @@
+import type { Permission } from '../../features/admin/auth/hooks.js';
 import type { NavItem } from '../../shared/layout/AppLayout.js';
 
-export const NAV: NavItem[] = [
+/** A console entry; one with a permission is shown only to operators whose session holds it. */
+export type AdminNavItem = NavItem & { permission?: Permission; children?: AdminNavItem[] };
+
+export const NAV: AdminNavItem[] = [
   { to: '/', label: 'nav.home' },
-  { to: '/approvals', label: 'nav.approvals' },
+  { to: '/approvals', label: 'nav.approvals', permission: 'resellers.accounts' },
   { to: '/resellers', label: 'nav.resellers' },
   { to: '/orders', label: 'nav.orders' },
   { to: '/attention', label: 'nav.attention' },
@@ -20,3 +24,7 @@ export const NAV: NavItem[] = [
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
 ];
+
+/** The entries the session may use (the API's permissions decide; the console keeps no rule of its own). */
+export const navFor = (can: (p: Permission) => boolean, items: AdminNavItem[] = NAV): NavItem[] =>
+  items.filter((i) => !i.permission || can(i.permission)).map((i) => (i.children ? { ...i, children: navFor(can, i.children) } : i));

@@ -1,10 +1,18 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { Permission } from '../../features/admin/auth/hooks.js';
+import { Permitted } from '../../features/admin/auth/Permitted.js';
 import { NotFound } from '../../shared/ui/QueryState.js';
 import { AdminFrame } from './AdminFrame.js';
 
-/** A page loaded only when visited: each is its own chunk. */
-const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
+/**
+ * A page loaded only when visited: each is its own chunk. A page for one permission tells an
+ * operator without it why it is not available (reached by a link or typed URL).
+ */
+const page = (load: () => Promise<{ default: React.ComponentType }>, permission?: Permission): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => {
+    const Page = (await load()).default;
+    return { Component: permission ? () => <Permitted permission={permission}><Page /></Permitted> : Page };
+  },
 });
 
 export const routes: RouteObject[] = [
@@ -15,8 +23,9 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, ...page(() => import('../../features/admin/home/pages/Home.js')) },
       { path: 'resellers', ...page(() => import('../../features/admin/resellers/pages/Resellers.js')) },
-      { path: 'approvals', ...page(() => import('../../features/admin/resellers/pages/Approvals.js')) },
+      { path: 'approvals', ...page(() => import('../../features/admin/resellers/pages/Approvals.js'), 'resellers.accounts') },
       { path: 'resellers/:resellerId', ...page(() => import('../../features/admin/resellers/pages/ResellerDetail.js')) },
+      { path: 'resellers/:resellerId/wallet', ...page(() => import('../../features/admin/resellers/pages/ResellerWallet.js')) },
       { path: 'orders', ...page(() => import('../../features/admin/orders/pages/Orders.js')) },
       { path: 'attention', ...page(() => import('../../features/admin/orders/pages/Attention.js')) },
       { path: 'orders/:orderId', ...page(() => import('../../features/admin/orders/pages/OrderDetail.js')) },
@@ -25,7 +34,7 @@ export const routes: RouteObject[] = [
       { path: 'catalog/catalogs', ...page(() => import('../../features/admin/catalog/pages/Catalogs.js')) },
       { path: 'catalog/catalogs/:catalogId', ...page(() => import('../../features/admin/catalog/pages/CatalogPrices.js')) },
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
-      { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js')) },
+      { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js'), 'catalog.manage') },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { adminApi } from '../../../shared/api/admin.js';
+import { adminApi, type AdminPaths } from '../../../shared/api/admin.js';
 import { callData, setCsrfToken } from '../../../shared/api/client.js';
 
 export const ADMIN_SESSION_KEY = ['admin-session'] as const;
@@ -39,4 +39,19 @@ export function useOperatorSignOut() {
       navigate('/sign-in', { replace: true });
     },
   });
+}
+
+type SessionData = AdminPaths['/auth/session']['get']['responses'][200]['content']['application/json']['data'];
+/** A permission of the API's roles table (GET /roles): the console names them, the API decides who holds them. */
+export type Permission = SessionData['permissions'][number];
+
+/** Whether the signed-in operator may do what needs `permission`, from the session's own permissions (the API's answer). */
+export function useCan() {
+  const session = useOperatorSession();
+  return (permission: Permission) => session.data?.permissions.includes(permission) ?? false;
+}
+
+/** The API's roles table: which roles hold each permission (to say who may, when this operator may not). */
+export function useRolesTable() {
+  return useQuery({ queryKey: ['admin', 'roles'], queryFn: () => callData(adminApi.GET('/roles')), staleTime: Infinity });
 }

@@ -23,6 +23,14 @@ export const en = {
     passwordOnce: 'Password for {{email}}: shown once, pass it on safely',
     reset: 'Reset password',
     resetText: 'A new password is generated for {{email}} and every session of theirs ends.',
+    roles: 'Roles',
+    setRoles: 'Set roles',
+    saveRoles: 'Save roles',
+  },
+  roles: {
+    unavailable: 'Not available with your roles',
+    needs: 'This needs one of the roles {{roles}}; your roles: {{yours}}. Permission:',
+    askOwner: 'An operator with the owner role can change roles on the Operators page.',
   },
 };
 export const id: Messages<typeof en> = {
@@ -48,5 +56,13 @@ export const id: Messages<typeof en> = {
     passwordOnce: 'Kata sandi untuk {{email}}: hanya ditampilkan sekali, sampaikan dengan aman',
     reset: 'Atur ulang kata sandi',
     resetText: 'Kata sandi baru dibuat untuk {{email}} dan semua sesinya berakhir.',
+    roles: 'Peran',
+    setRoles: 'Atur peran',
+    saveRoles: 'Simpan peran',
+  },
+  roles: {
+    unavailable: 'Tidak tersedia untuk peran Anda',
+    needs: 'Ini memerlukan salah satu peran {{roles}}; peran Anda: {{yours}}. Izin:',
+    askOwner: 'Operator dengan peran owner dapat mengubah peran di halaman Operator.',
   },
 };

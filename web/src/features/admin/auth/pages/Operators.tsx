@@ -2,7 +2,7 @@ import { Alert, Button, Card, Code, Group, Stack, Text, TextInput } from '@manti
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminApi } from '../../../../shared/api/admin.js';
+import { adminApi, type AdminPaths } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { formatDateTime } from '../../../../shared/format/dates.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
@@ -10,11 +10,16 @@ import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { ConfirmButton } from '../../ui/ConfirmButton.js';
+import { useCan } from '../hooks.js';
+import { RolesEditor } from '../RolesEditor.js';
+
+type OperatorRow = AdminPaths['/operators']['get']['responses'][200]['content']['application/json']['data']['operators'][number];
 
 /** Every operator; add one (its generated password is shown once) or reset one's password. */
 export default function Operators() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
+  const manage = useCan()('operators.manage');
   const list = useQuery({ queryKey: ['admin', 'operators'], queryFn: () => callData(adminApi.GET('/operators')) });
   const [shown, setShown] = useState<{ email: string; password: string } | null>(null);
   const add = useApiForm(['email', 'name'], {
@@ -37,7 +42,7 @@ export default function Operators() {
             <Code data-testid="generated-password">{shown.password}</Code>
           </Alert>
         ) : null}
-        <Card withBorder>
+        {manage ? <Card withBorder>
           <form noValidate onSubmit={(e) => { const v = formValues(e); add.mutate({ email: v.email ?? '', name: v.name ?? '' }); }}>
             <Group align="flex-start" wrap="wrap">
               <TextInput name="email" type="email" label={t('auth.email')} error={add.errors.fields.email} w={280} />
@@ -46,7 +51,7 @@ export default function Operators() {
             </Group>
             {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}
           </form>
-        </Card>
+        </Card> : null}
         {list.error ? <ErrorAlert error={list.error} /> : null}
         {reset.error ? <ErrorAlert error={reset.error} /> : null}
         <Card withBorder>
@@ -57,15 +62,20 @@ export default function Operators() {
             columns={[
               { key: 'email', header: t('auth.email'), cell: (r) => r.email },
               { key: 'name', header: t('operators.name'), cell: (r) => r.name },
+              { key: 'roles', header: t('operators.roles'), cell: (r) => r.roles.join(', ') },
               { key: 'at', header: t('operators.added'), cell: (r) => formatDateTime(r.created_at, i18n.language) },
-              {
-                key: 'x', header: t('actions'), align: 'right',
-                cell: (r) => (
-                  <ConfirmButton label={t('operators.reset')} title={t('operators.reset')} color="orange.9" onConfirm={() => reset.mutate(r.id)}>
-                    <Text size="sm">{t('operators.resetText', { email: r.email })}</Text>
-                  </ConfirmButton>
+              // Only an operator who may manage operators sees the actions.
+              ...(!manage ? [] : [{
+                key: 'x', header: t('actions'), align: 'right' as const,
+                cell: (r: OperatorRow) => (
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <RolesEditor operator={r} />
+                    <ConfirmButton label={t('operators.reset')} title={t('operators.reset')} color="orange.9" onConfirm={() => reset.mutate(r.id)}>
+                      <Text size="sm">{t('operators.resetText', { email: r.email })}</Text>
+                    </ConfirmButton>
+                  </Group>
                 ),
-              },
+              }]),
             ]}
           />
         </Card>

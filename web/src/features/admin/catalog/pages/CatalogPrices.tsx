@@ -7,6 +7,7 @@ import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+import { useCan } from '../../auth/hooks.js';
 import { ErrorAlert, QueryState } from '../../../../shared/ui/QueryState.js';
 import { useAdminMoney } from '../../ui/useAdminMoney.js';
 
@@ -17,6 +18,7 @@ type Tier = (typeof TIERS)[number];
 export default function CatalogPrices() {
   const { catalogId = '' } = useParams();
   const { t } = useTranslation();
+  const may = useCan()('catalog.manage');
   const money = useAdminMoney();
   const qc = useQueryClient();
   const key = ['admin', 'catalog', catalogId];
@@ -89,10 +91,10 @@ export default function CatalogPrices() {
                 </ScrollArea>
                 {save.errors.fields.prices || save.errors.general ? <Alert color="red" role="alert">{save.errors.fields.prices ?? save.errors.general}</Alert> : null}
                 {save.isSuccess ? <Alert color="green" role="status">{t('catalog.saved')}</Alert> : null}
-                <Group>
+                {may ? <Group>
                   <Button onClick={() => save.mutate(undefined)} disabled={Object.keys(edits).length === 0} loading={save.isPending}>{t('catalog.savePrices', { count: Object.keys(edits).length })}</Button>
                   <Button variant="default" onClick={() => setEdits({})} disabled={Object.keys(edits).length === 0}>{t('reset')}</Button>
-                </Group>
+                </Group> : null}
               </Stack>
             </Card>
           </>

@@ -8,11 +8,13 @@ import { formatDateTime } from '../../../../shared/format/dates.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+import { useCan } from '../../auth/hooks.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 
 /** Catalogs (price lists), each assigned to resellers from the reseller's page. */
 export default function Catalogs() {
   const { t, i18n } = useTranslation();
+  const may = useCan()('catalog.manage');
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'catalogs'], queryFn: () => callData(adminApi.GET('/catalogs')) });
   const add = useApiForm(['name'], {
@@ -37,7 +39,7 @@ export default function Catalogs() {
             ]}
           />
         </Card>
-        <Card withBorder>
+        {may ? <Card withBorder>
           <Title order={2} size="h4" mb="sm">{t('catalog.addCatalog')}</Title>
           <form noValidate onSubmit={(e) => add.mutate(formValues(e).name ?? '')}>
             <Group align="flex-start">
@@ -45,7 +47,7 @@ export default function Catalogs() {
               <Button type="submit" mt={25} loading={add.isPending}>{t('catalog.addCatalog')}</Button>
             </Group>
           </form>
-        </Card>
+        </Card> : null}
       </Stack>
     </>
   );

@@ -8,12 +8,14 @@ import { callData } from '../../../../shared/api/client.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+import { useCan } from '../../auth/hooks.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { cleanForm, FormEditor, type Field } from '../FormEditor.js';
 
 /** Categories (games and vouchers) and their order forms. */
 export default function Categories() {
   const { t } = useTranslation();
+  const may = useCan()('catalog.manage');
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'categories'], queryFn: () => callData(adminApi.GET('/categories')) });
   const [editing, setEditing] = useState<{ slug: string; name: string; checker: boolean; form: Field[] } | null>(null);
@@ -57,7 +59,7 @@ export default function Categories() {
               { key: 'fields', header: t('catalog.fields'), cell: (c) => c.form.map((f) => `${f.name} (${t(`catalog.roles.${f.role}`)})`).join(', ') || '—' },
               { key: 'checker', header: t('catalog.checker'), cell: (c) => (c.checker_enabled ? t('yes') : t('no')) },
               { key: 'products', header: t('catalog.products'), align: 'right', cell: (c) => c.product_count },
-              { key: 'x', header: t('actions'), align: 'right', cell: (c) => <Button size="xs" variant="light" aria-label={`${t('catalog.edit')} ${c.name}`} onClick={() => { save.reset(); setEditing({ slug: c.slug, name: c.name, checker: c.checker_enabled, form: c.form as Field[] }); }}>{t('catalog.edit')}</Button> },
+              { key: 'x', header: t('actions'), align: 'right', cell: (c) => !may ? null : <Button size="xs" variant="light" aria-label={`${t('catalog.edit')} ${c.name}`} onClick={() => { save.reset(); setEditing({ slug: c.slug, name: c.name, checker: c.checker_enabled, form: c.form as Field[] }); }}>{t('catalog.edit')}</Button> },
             ]}
           />
         </Card>
@@ -76,7 +78,7 @@ export default function Categories() {
             </Stack>
           </Card>
         ) : null}
-        <Card withBorder>
+        {may ? <Card withBorder>
           <Title order={2} size="h4" mb="sm">{t('catalog.addCategory')}</Title>
           <form noValidate onSubmit={(e) => add.mutate(formValues(e))}>
             <Group align="flex-start" wrap="wrap">
@@ -87,7 +89,7 @@ export default function Categories() {
             </Group>
             {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}
           </form>
-        </Card>
+        </Card> : null}
       </Stack>
     </>
   );

@@ -6,11 +6,13 @@ import { callData } from '../../../../shared/api/client.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+import { useCan } from '../../auth/hooks.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 
 /** Every product, disabled ones too; add one, enable or disable it. */
 export default function Products() {
   const { t } = useTranslation();
+  const may = useCan()('catalog.manage');
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'products'], queryFn: () => callData(adminApi.GET('/products')) });
   const categories = useQuery({ queryKey: ['admin', 'categories'], queryFn: () => callData(adminApi.GET('/categories')) });
@@ -40,11 +42,11 @@ export default function Products() {
               { key: 'kind', header: t('catalog.kind'), cell: (p) => t(`catalog.productKinds.${p.kind}`) },
               { key: 'routes', header: t('supply.routes'), align: 'right', cell: (p) => p.route_count },
               { key: 'state', header: t('resellers.status'), cell: (p) => (p.enabled ? <Badge color="green" variant="light">{t('catalog.enabled')}</Badge> : <Badge color="gray" variant="light">{t('catalog.disabled')}</Badge>) },
-              { key: 'x', header: t('actions'), align: 'right', cell: (p) => <Button size="xs" variant="light" aria-label={`${p.enabled ? t('supply.disable') : t('supply.enable')} ${p.code}`} onClick={() => toggle.mutate({ code: p.code, enabled: !p.enabled })}>{p.enabled ? t('supply.disable') : t('supply.enable')}</Button> },
+              { key: 'x', header: t('actions'), align: 'right', cell: (p) => !may ? null : <Button size="xs" variant="light" aria-label={`${p.enabled ? t('supply.disable') : t('supply.enable')} ${p.code}`} onClick={() => toggle.mutate({ code: p.code, enabled: !p.enabled })}>{p.enabled ? t('supply.disable') : t('supply.enable')}</Button> },
             ]}
           />
         </Card>
-        <Card withBorder>
+        {may ? <Card withBorder>
           <Title order={2} size="h4" mb="sm">{t('catalog.addProduct')}</Title>
           <form noValidate onSubmit={(e) => add.mutate(formValues(e))}>
             <Group align="flex-start" wrap="wrap">
@@ -56,7 +58,7 @@ export default function Products() {
             </Group>
             {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}
           </form>
-        </Card>
+        </Card> : null}
       </Stack>
     </>
   );

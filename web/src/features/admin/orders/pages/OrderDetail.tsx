@@ -11,6 +11,7 @@ import { DataTable } from '../../../../shared/table/DataTable.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert, QueryState } from '../../../../shared/ui/QueryState.js';
 import { StateBadge } from '../../../../shared/ui/StateBadge.js';
+import { useCan } from '../../auth/hooks.js';
 import { newIdempotencyKey, useAdminMoney } from '../../ui/useAdminMoney.js';
 
 /** One order in full: facts, ledger entries, supplier attempt, callback log; refund and resend. */
@@ -19,6 +20,7 @@ export default function OrderDetail() {
   const { t, i18n } = useTranslation();
   const money = useAdminMoney();
   const qc = useQueryClient();
+  const can = useCan();
   const key = ['admin', 'order', orderId];
   const order = useQuery({ queryKey: key, queryFn: () => callData(adminApi.GET('/orders/{id}', { params: { path: { id: orderId } } })) });
   const [refunding, setRefunding] = useState<{ key: string } | null>(null);
@@ -40,14 +42,14 @@ export default function OrderDetail() {
     <QueryState query={order}>
       {(o) => {
         const row = (k: string, v: React.ReactNode) => <Table.Tr key={k}><Table.Th scope="row" w="40%">{k}</Table.Th><Table.Td>{v}</Table.Td></Table.Tr>;
-        const refundable = o.status === 'processing' || o.status === 'success';
+        const refundable = (o.status === 'processing' || o.status === 'success') && can('orders.refund');
         return (
           <>
             <PageTitle actions={<StateBadge state={o.status} />}>{t('orders.detailTitle', { code: o.order_code })}</PageTitle>
             <Stack>
               <Group>
                 {refundable ? <Button color="orange" variant="light" onClick={() => { refund.reset(); setRefunding({ key: newIdempotencyKey() }); }}>{t('orders.refund')}</Button> : null}
-                {o.status === 'success' || o.status === 'failed' ? <Button variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>{t('orders.resend')}</Button> : null}
+                {(o.status === 'success' || o.status === 'failed') && can('callbacks.resend') ? <Button variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>{t('orders.resend')}</Button> : null}
               </Group>
               {resend.isSuccess ? <Alert color="green" role="status">{t('orders.resent', { round: resend.data.round })}</Alert> : null}
               {resend.error ? <ErrorAlert error={resend.error} /> : null}

@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
+import { useCan } from '../../auth/hooks.js';
 import type { Reseller } from './types.js';
 
 /** The reseller's callback URL (empty clears it). */
 export function CallbackCard({ reseller: r }: { reseller: Reseller }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const may = useCan()('resellers.integration');
   const [url, setUrl] = useState(r.callback_url ?? '');
   const save = useApiForm(['callback_url'], {
     mutationFn: (value: string) => callData(adminApi.PUT('/resellers/{id}/callback-url', { params: { path: { id: r.id } }, body: { callback_url: value.trim() === '' ? null : value.trim() } })),
@@ -21,9 +23,9 @@ export function CallbackCard({ reseller: r }: { reseller: Reseller }) {
       <Title order={2} size="h4" mb="sm">{t('resellers.detail.callback')}</Title>
       <form noValidate onSubmit={(e) => { e.preventDefault(); save.mutate(url); }}>
         <Stack>
-          <TextInput label={t('resellers.detail.callbackUrl')} name="callback_url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={save.errors.fields.callback_url} />
+          <TextInput label={t('resellers.detail.callbackUrl')} name="callback_url" readOnly={!may} value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={save.errors.fields.callback_url} />
           {save.isSuccess ? <Alert color="green" role="status">{t('resellers.detail.callbackSaved')}</Alert> : null}
-          <div><Button type="submit" loading={save.isPending}>{t('resellers.detail.setCallback')}</Button></div>
+          {may ? <div><Button type="submit" loading={save.isPending}>{t('resellers.detail.setCallback')}</Button></div> : null}
         </Stack>
       </form>
     </Card>

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../../shared/format/dates.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { ConfirmButton } from '../../ui/ConfirmButton.js';
+import { useCan } from '../../auth/hooks.js';
 import type { Reseller } from './types.js';
 
 const STATE_COLOR = { open: 'blue', used: 'green', expired: 'gray', revoked: 'gray' } as const;
@@ -15,6 +16,7 @@ const STATE_COLOR = { open: 'blue', used: 'green', expired: 'gray', revoked: 'gr
 export function InvitationsCard({ reseller: r }: { reseller: Reseller }) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
+  const may = useCan()('resellers.accounts');
   const key = ['admin', 'reseller', r.id, 'invitations'];
   const list = useQuery({ queryKey: key, queryFn: () => callData(adminApi.GET('/resellers/{id}/invitations', { params: { path: { id: r.id } } })) });
   const done = () => void qc.invalidateQueries({ queryKey: key });
@@ -41,7 +43,7 @@ export function InvitationsCard({ reseller: r }: { reseller: Reseller }) {
             { key: 'state', header: t('resellers.status'), cell: (i) => <Badge color={STATE_COLOR[i.state]} variant="light">{t(`resellers.detail.invitationState.${i.state}`)}</Badge> },
             {
               key: 'x', header: t('actions'), align: 'right',
-              cell: (i) => (i.state !== 'open' ? null : (
+              cell: (i) => (i.state !== 'open' || !may ? null : (
                 <ConfirmButton label={t('resellers.detail.revoke')} title={t('resellers.detail.revoke')} color="red" onConfirm={() => revoke.mutate(i.id)}>
                   <Text size="sm">{t('resellers.detail.revokeInvitationText')}</Text>
                 </ConfirmButton>
@@ -49,11 +51,11 @@ export function InvitationsCard({ reseller: r }: { reseller: Reseller }) {
             },
           ]}
         />
-        <div>
+        {may ? <div>
           <ConfirmButton label={t('resellers.detail.invite')} title={t('resellers.detail.invite')} size="sm" onConfirm={() => send.mutate()}>
             <Text size="sm">{t('resellers.detail.inviteText')}</Text>
           </ConfirmButton>
-        </div>
+        </div> : null}
         {send.data ? (
           <Alert color="green" title={t('resellers.detail.invited')}>
             <Stack gap={4}>

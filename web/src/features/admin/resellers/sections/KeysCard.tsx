@@ -7,12 +7,14 @@ import { formatDateTime } from '../../../../shared/format/dates.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { ConfirmButton } from '../../ui/ConfirmButton.js';
+import { useCan } from '../../auth/hooks.js';
 import type { Reseller } from './types.js';
 
 /** API keys, masked; revoke one, or issue one on the reseller's behalf (its secret shown once). */
 export function KeysCard({ reseller: r }: { reseller: Reseller }) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
+  const may = useCan()('resellers.integration');
   const done = () => void qc.invalidateQueries({ queryKey: ['admin', 'reseller', r.id] });
   const issue = useMutation({
     mutationFn: () => callData(adminApi.POST('/resellers/{id}/api-keys', { params: { path: { id: r.id } }, body: {} })),
@@ -36,7 +38,7 @@ export function KeysCard({ reseller: r }: { reseller: Reseller }) {
             { key: 'state', header: t('resellers.status'), cell: (k) => (k.revoked_at ? <Badge color="gray" variant="light">{t('resellers.detail.revoked')}</Badge> : <Badge color="green" variant="light">{t('resellers.detail.live')}</Badge>) },
             {
               key: 'x', header: t('actions'), align: 'right',
-              cell: (k) => (k.revoked_at ? null : (
+              cell: (k) => (k.revoked_at || !may ? null : (
                 <ConfirmButton label={t('resellers.detail.revoke')} title={t('resellers.detail.revoke')} color="red" onConfirm={() => revoke.mutate(k.id)}>
                   <Text size="sm">{t('resellers.detail.revokeText', { key: k.masked_key })}</Text>
                 </ConfirmButton>
@@ -44,7 +46,7 @@ export function KeysCard({ reseller: r }: { reseller: Reseller }) {
             },
           ]}
         />
-        {r.status === 'active' ? (
+        {r.status === 'active' && may ? (
           <div>
             <ConfirmButton label={t('resellers.detail.issue')} title={t('resellers.detail.issue')} size="sm" onConfirm={() => issue.mutate()}>
               <Text size="sm">{t('resellers.detail.issueText')}</Text>

@@ -10,11 +10,13 @@ import { ConfirmButton } from '../../ui/ConfirmButton.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import type { Tier } from '../hooks.js';
 import { TierSelect } from '../TierSelect.js';
+import { useCan } from '../../auth/hooks.js';
 import type { Reseller } from './types.js';
 
 /** Profile, tier, approval and suspension. */
 export function ProfileCard({ reseller: r }: { reseller: Reseller }) {
   const { t, i18n } = useTranslation();
+  const can = useCan();
   const qc = useQueryClient();
   const [tier, setTier] = useState<Tier>(r.tier);
   const done = () => void qc.invalidateQueries({ queryKey: ['admin'] });
@@ -45,17 +47,17 @@ export function ProfileCard({ reseller: r }: { reseller: Reseller }) {
         </Table>
         <Group align="flex-end" wrap="wrap">
           <TierSelect label={t('resellers.tier')} value={tier} onChange={setTier} />
-          {r.status === 'pending' ? (
-            <Button onClick={() => change.mutate('approve')} loading={change.isPending}>{t('resellers.approvals.approve')}</Button>
-          ) : (
+          {r.status === 'pending' ? (can('resellers.accounts') ?
+            <Button onClick={() => change.mutate('approve')} loading={change.isPending}>{t('resellers.approvals.approve')}</Button> : null
+          ) : can('resellers.pricing') ? (
             <Button variant="default" onClick={() => change.mutate('tier')} loading={change.isPending} disabled={tier === r.tier}>{t('resellers.detail.changeTier')}</Button>
-          )}
-          {r.status === 'active' ? (
+          ) : null}
+          {r.status === 'active' && can('resellers.accounts') ? (
             <ConfirmButton label={t('resellers.detail.suspend')} title={t('resellers.detail.suspend')} color="red" size="sm" onConfirm={() => change.mutate('suspend')}>
               <Text size="sm">{t('resellers.detail.suspendText')}</Text>
             </ConfirmButton>
           ) : null}
-          {r.status === 'suspended' ? (
+          {r.status === 'suspended' && can('resellers.accounts') ? (
             <ConfirmButton label={t('resellers.detail.reactivate')} title={t('resellers.detail.reactivate')} color="green" size="sm" onConfirm={() => change.mutate('reactivate')}>
               <Text size="sm">{t('resellers.detail.reactivateText')}</Text>
             </ConfirmButton>

@@ -7,6 +7,7 @@ import { call, callData } from '../../../../shared/api/client.js';
 import { formatDateTime } from '../../../../shared/format/dates.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
+import { IfCan } from '../../auth/Permitted.js';
 import { newIdempotencyKey, useAdminMoney } from '../../ui/useAdminMoney.js';
 import type { Reseller } from './types.js';
 
@@ -54,6 +55,7 @@ export function WalletCard({ reseller: r }: { reseller: Reseller }) {
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">{t('resellers.detail.wallet')}</Title>
       <Text size="xl" fw={700} mb="sm" data-testid="balance">{money(r.balance)}</Text>
+      <IfCan permission="wallet.adjust">
       <form noValidate onSubmit={review}>
         <Stack gap="xs">
           <SegmentedControl
@@ -85,6 +87,7 @@ export function WalletCard({ reseller: r }: { reseller: Reseller }) {
           </Stack>
         ) : null}
       </Modal>
+      </IfCan>
       <Title order={3} size="h5" mt="md" mb="xs">{t('resellers.detail.history')}</Title>
       <DataTable
         caption={t('resellers.detail.history')}

@@ -7,12 +7,14 @@ import { callData } from '../../../../shared/api/client.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
+import { useCan } from '../../auth/hooks.js';
 import type { Reseller } from './types.js';
 
 /** The addresses allowed to call API v1 for the reseller. */
 export function WhitelistCard({ reseller: r }: { reseller: Reseller }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const may = useCan()('resellers.integration');
   const [ip, setIp] = useState('');
   const done = () => void qc.invalidateQueries({ queryKey: ['admin', 'reseller', r.id] });
   const add = useApiForm(['ip'], {
@@ -30,19 +32,19 @@ export function WhitelistCard({ reseller: r }: { reseller: Reseller }) {
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">{t('resellers.detail.whitelist')}</Title>
       <Stack>
-        <form noValidate onSubmit={(e) => { e.preventDefault(); add.mutate(ip); }}>
+        {may ? <form noValidate onSubmit={(e) => { e.preventDefault(); add.mutate(ip); }}>
           <Group align="flex-start">
             <TextInput label={t('resellers.detail.ip')} name="ip" value={ip} onChange={(e) => setIp(e.currentTarget.value)} error={add.errors.fields.ip} />
             <Button type="submit" mt={25} loading={add.isPending}>{t('resellers.detail.addIp')}</Button>
           </Group>
-        </form>
+        </form> : null}
         <DataTable
           caption={t('resellers.detail.whitelist')}
           rows={r.ip_whitelist}
           rowKey={(x) => x}
           columns={[
             { key: 'ip', header: t('resellers.detail.ip'), cell: (x) => <Code>{x}</Code> },
-            { key: 'x', header: t('actions'), align: 'right', cell: (x) => <Button size="xs" color="red" variant="light" aria-label={`${t('remove')} ${x}`} onClick={() => remove.mutate(x)}>{t('remove')}</Button> },
+            { key: 'x', header: t('actions'), align: 'right', cell: (x) => !may ? null : <Button size="xs" color="red" variant="light" aria-label={`${t('remove')} ${x}`} onClick={() => remove.mutate(x)}>{t('remove')}</Button> },
           ]}
         />
         {remove.error ? <ErrorAlert error={remove.error} /> : null}

@@ -6,10 +6,12 @@ import { callData } from '../../../../shared/api/client.js';
 import { formatDateTime } from '../../../../shared/format/dates.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
+import { useCan } from '../../auth/hooks.js';
 
 /** Open attention items besides orders (e.g. a price-list sync repriced a product or took a route out of service). */
 export function AttentionItemsCard() {
   const { t, i18n } = useTranslation();
+  const may = useCan()('attention.resolve');
   const qc = useQueryClient();
   const items = useQuery({ queryKey: ['admin', 'attention-items'], queryFn: () => callData(adminApi.GET('/attention-items', { params: { query: { limit: '100' } } })) });
   const resolve = useMutation({
@@ -30,7 +32,7 @@ export function AttentionItemsCard() {
               { key: 'at', header: t('supply.when'), cell: (i) => formatDateTime(i.created_at, i18n.language) },
               { key: 'kind', header: t('supply.kind'), cell: (i) => (i.kind === 'below_cost' ? t('supply.kind_below_cost') : i.kind) },
               { key: 'summary', header: t('supply.summary'), cell: (i) => i.summary },
-              { key: 'x', header: t('actions'), align: 'right', cell: (i) => <Button size="xs" variant="light" loading={resolve.isPending && resolve.variables === i.id} onClick={() => resolve.mutate(i.id)}>{t('supply.resolve')}</Button> },
+              { key: 'x', header: t('actions'), align: 'right', cell: (i) => !may ? null : <Button size="xs" variant="light" loading={resolve.isPending && resolve.variables === i.id} onClick={() => resolve.mutate(i.id)}>{t('supply.resolve')}</Button> },
             ]}
           />
         )}

@@ -7,11 +7,13 @@ import { formatDateTime } from '../../../../shared/format/dates.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
+import { useCan } from '../../auth/hooks.js';
 import { useAdminMoney } from '../../ui/useAdminMoney.js';
 
 /** Each product's routes, best first: priority, availability from the last check, refresh now. */
 export function RoutesCard() {
   const { t, i18n } = useTranslation();
+  const may = useCan()('supply.manage');
   const money = useAdminMoney();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'routes'], queryFn: () => callData(adminApi.GET('/routes')) });
@@ -34,7 +36,7 @@ export function RoutesCard() {
         <Title order={2} size="h4">{t('supply.routes')}</Title>
         <Group>
           <Text size="sm" c="dimmed">{last ? t('supply.lastRefresh', { at: formatDateTime(last.finished_at, i18n.language) }) : t('supply.neverRefreshed')}</Text>
-          <Button size="xs" onClick={() => refresh.mutate()} loading={refresh.isPending}>{t('supply.refreshNow')}</Button>
+          {may ? <Button size="xs" onClick={() => refresh.mutate()} loading={refresh.isPending}>{t('supply.refreshNow')}</Button> : null}
         </Group>
       </Group>
       <Stack>
@@ -55,10 +57,10 @@ export function RoutesCard() {
             { key: 'cost', header: t('supply.cost'), align: 'right', cell: (r) => money(r.cost) },
             { key: 'avail', header: t('supply.available'), cell: (r) => (r.available === null ? <Badge color="gray" variant="light">{t('supply.unknown')}</Badge> : r.available ? <Badge color="green" variant="light">{t('yes')}</Badge> : <Badge color="red" variant="light">{t('no')}</Badge>) },
             { key: 'checked', header: t('supply.checkedAt'), cell: (r) => formatDateTime(r.checked_at, i18n.language) },
-            { key: 'x', header: t('actions'), align: 'right', cell: (r) => <Button size="xs" variant="light" onClick={() => patch.mutate({ id: r.id, enabled: !r.enabled })}>{r.enabled ? t('supply.disable') : t('supply.enable')}</Button> },
+            { key: 'x', header: t('actions'), align: 'right', cell: (r) => !may ? null : <Button size="xs" variant="light" onClick={() => patch.mutate({ id: r.id, enabled: !r.enabled })}>{r.enabled ? t('supply.disable') : t('supply.enable')}</Button> },
           ]}
         />
-        <form noValidate onSubmit={(e) => add.mutate(formValues(e))}>
+        {may ? <form noValidate onSubmit={(e) => add.mutate(formValues(e))}>
           <Group align="flex-start" wrap="wrap">
             <TextInput name="product_code" label={t('orders.product')} w={130} error={add.errors.fields.product_code} />
             <TextInput name="supplier" label={t('orders.supplier')} w={160} error={add.errors.fields.supplier} />
@@ -68,7 +70,7 @@ export function RoutesCard() {
             <Button type="submit" mt={25} loading={add.isPending}>{t('supply.addRoute')}</Button>
           </Group>
           {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}
-        </form>
+        </form> : null}
       </Stack>
     </Card>
   );

@@ -5,6 +5,7 @@ import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
+import { useCan } from '../../auth/hooks.js';
 
 type Switches = Awaited<ReturnType<typeof load>>;
 const load = () => callData(adminApi.GET('/sandbox'));
@@ -12,6 +13,7 @@ const load = () => callData(adminApi.GET('/sandbox'));
 /** The sandbox supplier's switches: its mode, and per product out of stock / broken availability check. */
 export function SandboxCard() {
   const { t } = useTranslation();
+  const may = useCan()('supply.manage');
   const qc = useQueryClient();
   const key = ['admin', 'sandbox'];
   const sw = useQuery({ queryKey: key, queryFn: load });
@@ -35,6 +37,7 @@ export function SandboxCard() {
           <>
             <SegmentedControl
               aria-label={t('supply.mode')}
+              disabled={!may}
               value={sw.data.mode}
               onChange={(m) => mode.mutate(m as never)}
               data={[{ value: 'up', label: t('supply.up') }, { value: 'maintenance', label: t('home.maintenance') }, { value: 'down', label: t('supply.down') }]}
@@ -46,8 +49,8 @@ export function SandboxCard() {
               columns={[
                 { key: 'product', header: t('orders.product'), cell: (p) => p.product_code },
                 { key: 'sku', header: t('orders.sku'), cell: (p) => p.sku },
-                { key: 'oos', header: t('supply.outOfStock'), cell: (p) => <Checkbox aria-label={`${t('supply.outOfStock')} ${p.product_code}`} checked={p.out_of_stock} onChange={(e) => toggle.mutate({ code: p.product_code, list: 'out-of-stock', on: e.currentTarget.checked })} /> },
-                { key: 'broken', header: t('supply.brokenCheck'), cell: (p) => <Checkbox aria-label={`${t('supply.brokenCheck')} ${p.product_code}`} checked={p.availability_check === 'broken'} onChange={(e) => toggle.mutate({ code: p.product_code, list: 'broken-availability', on: e.currentTarget.checked })} /> },
+                { key: 'oos', header: t('supply.outOfStock'), cell: (p) => <Checkbox disabled={!may} aria-label={`${t('supply.outOfStock')} ${p.product_code}`} checked={p.out_of_stock} onChange={(e) => toggle.mutate({ code: p.product_code, list: 'out-of-stock', on: e.currentTarget.checked })} /> },
+                { key: 'broken', header: t('supply.brokenCheck'), cell: (p) => <Checkbox disabled={!may} aria-label={`${t('supply.brokenCheck')} ${p.product_code}`} checked={p.availability_check === 'broken'} onChange={(e) => toggle.mutate({ code: p.product_code, list: 'broken-availability', on: e.currentTarget.checked })} /> },
               ]}
             />
           </>

@@ -9,6 +9,7 @@ import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { useAdminMoney } from '../../ui/useAdminMoney.js';
 import { DataTable } from '../../../../shared/table/DataTable.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
+import { useCan } from '../../auth/hooks.js';
 
 type Adapter = 'sandbox' | 'upstream-v1' | 'digiflazz';
 const ADAPTERS: Adapter[] = ['sandbox', 'upstream-v1', 'digiflazz'];
@@ -30,6 +31,7 @@ function supplierBody(adapter: Adapter, v: Record<string, string>) {
 /** Suppliers with health; add one (credentials are write-only: sent, never shown again); sync a price list. */
 export function SuppliersCard() {
   const { t, i18n } = useTranslation();
+  const may = useCan()('supply.manage');
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'suppliers'], queryFn: () => callData(adminApi.GET('/suppliers')) });
   const money = useAdminMoney();
@@ -72,7 +74,7 @@ export function SuppliersCard() {
             { key: 'routes', header: t('supply.routes'), align: 'right', cell: (s) => s.route_count },
             {
               key: 'x', header: t('actions'), align: 'right',
-              cell: (s) => (
+              cell: (s) => !may ? null : (
                 <Group gap={4} justify="flex-end" wrap="nowrap">
                   <Button size="xs" variant="light" onClick={() => patch.mutate({ id: s.id, enabled: !s.enabled })}>{s.enabled ? t('supply.disable') : t('supply.enable')}</Button>
                   {s.adapter === 'digiflazz' ? <Button size="xs" variant="light" loading={sync.isPending && sync.variables?.id === s.id} onClick={() => sync.mutate({ id: s.id, name: s.name })}>{t('supply.sync')}</Button> : null}
@@ -82,7 +84,7 @@ export function SuppliersCard() {
             },
           ]}
         />
-        <form noValidate onSubmit={(e) => add.mutate(formValues(e), { onSuccess: () => (e.target as HTMLFormElement).reset() })}>
+        {may ? <form noValidate onSubmit={(e) => add.mutate(formValues(e), { onSuccess: () => (e.target as HTMLFormElement).reset() })}>
           <Group align="flex-start" wrap="wrap">
             <TextInput name="name" label={t('supply.name')} error={add.errors.fields.name} />
             <NativeSelect label={t('supply.adapter')} value={adapter} onChange={(e) => setAdapter(e.currentTarget.value as Adapter)} data={ADAPTERS.map((x) => ({ value: x, label: t(`supply.adapters.${x}`) }))} />
@@ -105,7 +107,7 @@ export function SuppliersCard() {
             <Button type="submit" mt={25} loading={add.isPending}>{t('supply.addSupplier')}</Button>
           </Group>
           {add.errors.general ? <Alert color="red" role="alert" mt="sm">{add.errors.general}</Alert> : null}
-        </form>
+        </form> : null}
       </Stack>
     </Card>
   );
