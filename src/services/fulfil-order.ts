@@ -77,7 +77,7 @@ export class FulfilOrder {
           // Never reached that supplier: submitting there again is safe. Start from that very
           // route even if the list changed, since it alone dedups on our reference.
           const same = routes.findIndex((r) => r.supplierId === order.supplierId && r.sku === order.supplierSku);
-          return this.submitFrom(order, routes, same >= 0 ? same : order.routesTried, job);
+          return this.submitFrom(order, routes, same >= 0 ? same : Math.max(0, order.routesTried - 1), job);
         }
       }
     }
@@ -95,7 +95,8 @@ export class FulfilOrder {
         await repo.markInFlight(order.id, null, i + 1, clock.now());
         continue;
       }
-      await repo.markInFlight(order.id, route, i, clock.now());
+      // Counted as tried before the attempt: routes_tried - 1 is the route in flight.
+      await repo.markInFlight(order.id, route, i + 1, clock.now());
       const result = await this.safeSubmit(route, order, job);
       switch (result.outcome) {
         case 'success':

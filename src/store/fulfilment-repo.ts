@@ -42,6 +42,7 @@ export interface FulfilmentOrder {
   checkerVerified: boolean;
   supplierId: string | null;
   supplierSku: string | null;
+  /** Routes tried so far, the one in flight included: the next to try is at this index. */
   routesTried: number;
   createdAt: number;
 }
