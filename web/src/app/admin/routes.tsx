@@ -1,6 +1,8 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { sectionRoutes } from '../../shared/layout/section-routes.js';
 import { NotFound } from '../../shared/ui/QueryState.js';
 import { AdminFrame } from './AdminFrame.js';
+import { NAV } from './nav.js';
 
 /** A page loaded only when visited: each is its own chunk. */
 const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -29,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
+      ...sectionRoutes(NAV),
       { path: '*', Component: NotFound },
     ],
   },
