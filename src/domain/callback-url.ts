@@ -33,10 +33,20 @@ export function isPublicAddress(address: string): boolean {
 export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
 /**
- * The checks that need no DNS: http(s) only, no credentials, and an IP-literal host must be
- * public. Host names are resolved and checked again at every delivery attempt.
+ * Characters a URL never holds raw (RFC 3986): whitespace and controls, quotes, `<>` and the
+ * backtick. The URL parser would quietly percent-encode them, storing an address other
+ * than the one given (often a pasted fragment of HTML or a quoted string).
+ */
+const RAW_UNSAFE = /[\s\x00-\x1f\x7f"<>`]/;
+
+/**
+ * The checks that need no DNS: a well-formed absolute URL, http(s) only, no credentials,
+ * and an IP-literal host must be public. Host names are resolved and checked again at
+ * every delivery attempt.
  */
 export function validateCallbackUrl(raw: string, opts: { allowPrivate: boolean }): CallbackUrlCheck {
+  const unsafe = RAW_UNSAFE.exec(raw);
+  if (unsafe) return { ok: false, message: `callback URL is not a valid URL: it contains ${JSON.stringify(unsafe[0])}; percent-encode it (e.g. a space as %20)` };
   let url: URL;
   try {
     url = new URL(raw);

@@ -89,7 +89,7 @@ export class FulfilOrder {
       case 'not-found':
         // Nothing under this reference there: submitting is safe, on that very route and
         // under the same reference, so a supplier that did have it dedups the submission.
-        return this.submitFrom(order, routes, same >= 0 ? { index: same, last: reference, reuse: true } : { index: order.routesTried, last: reference }, job);
+        return this.submitFrom(order, routes, same >= 0 ? { index: same, last: reference, reuse: true } : { index: Math.max(0, order.routesTried - 1), last: reference }, job);
       case 'refused':
       case 'unknown': {
         // The query, not the transaction, was answered (or nothing was): ask again later.
@@ -117,7 +117,8 @@ export class FulfilOrder {
         continue;
       }
       reference = from.reuse && i === from.index && reference !== null ? reference : nextSupplierReference(order.id, reference);
-      await repo.markInFlight(order.id, { supplierId: route.supplierId, sku: route.sku, reference }, i, clock.now());
+      // Counted as tried before the attempt: routes_tried - 1 is the route in flight.
+      await repo.markInFlight(order.id, { supplierId: route.supplierId, sku: route.sku, reference }, i + 1, clock.now());
       const answer = await this.ask('submit', route, order, reference, job);
       switch (answer.kind) {
         case 'success':

@@ -9,6 +9,7 @@ import { DuplicateRefId, InsufficientBalance, type OrdersRepo } from '../store/o
 import type { AccountChecker } from '../adapters/checkers/types.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import type { ResellerPrincipal } from './authenticate.js';
+import { refusesOrder } from '../domain/account-check.js';
 import { checkWithTimeout, REFUSAL_MESSAGES } from './check-account.js';
 import type { SupplierGate } from './supplier-gate.js';
 
@@ -74,7 +75,7 @@ export class PlaceOrder {
     if (product.checkerEnabled) {
       const zone = serverFields.length > 0 ? req.zone : null;
       const verdict = await checkWithTimeout(checker, { categorySlug: product.categorySlug, target: req.target, zone, productCode: product.code }, this.deps.checkerTimeoutMs);
-      if (verdict.verdict === 'INVALID_ID' || verdict.verdict === 'REGION_LOCK' || verdict.verdict === 'PURCHASE_LIMIT') {
+      if (refusesOrder(verdict.verdict)) {
         return this.refuse(who.resellerId, req.refId, new AppError(verdict.verdict, REFUSAL_MESSAGES[verdict.verdict]));
       }
       checkerVerified = verdict.verdict === 'valid';

@@ -44,6 +44,7 @@ export interface FulfilmentOrder {
   supplierSku: string | null;
   /** The reference of the attempt in flight at that supplier (null: the order id). */
   supplierRef: string | null;
+  /** Routes tried so far, the one in flight included: the next to try is at this index. */
   routesTried: number;
   createdAt: number;
 }

@@ -22,6 +22,7 @@ import { marginRules } from './migrations/020_margin_rules.js';
 import { ordersCreated } from './migrations/024_orders_created.js';
 import { supplierRef } from './migrations/025_supplier_ref.js';
 import { storeSettings } from './migrations/028_store_settings.js';
+import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
@@ -52,6 +53,7 @@ function provider(db: Database): MigrationProvider {
         '024_orders_created': ordersCreated,
         '025_supplier_ref': supplierRef,
         '028_store_settings': storeSettings,
+        '031_routes_tried_counts_attempts': routesTriedCountsAttempts,
         '032_operator_roles': operatorRoles,
       };
     },

@@ -45,6 +45,23 @@ export class OverviewRepo {
     return { oldest: r?.oldest == null ? null : Number(r.oldest), attention: Number(r?.attention ?? 0) };
   }
 
+  /**
+   * Of these resellers' orders placed since `since` and refunded by hand, those the supplier
+   * had delivered (they keep their serial number): index seeks, refunds by hand being few.
+   */
+  async deliveredThenRefunded(resellerIds: string[], since: number): Promise<number> {
+    if (resellerIds.length === 0) return 0;
+    const r = await this.db
+      .selectFrom('orders')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('reseller_id', 'in', resellerIds)
+      .where('status', '=', 'refunded')
+      .where('created_at', '>=', since)
+      .where('serial_number', 'is not', null)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   /** Callback rounds still retrying after a failed attempt, and rounds given up since `since`. */
   async failingCallbacks(since: number): Promise<{ retrying: number; failed: number }> {
     const r = await this.db

@@ -99,6 +99,12 @@ describe.each(storeKinds())('dashboard account (%s)', (kind) => {
       expectJsonError(r, 400, 'VALIDATION_ERROR');
     }
     expectJsonError(await a.client.put('/me/callback-url', {}), 400, 'VALIDATION_ERROR');
+    // Raw spaces, quotes and angle brackets: refused as invalid, never stored percent-encoded.
+    for (const url of ['https://93.184.216.34/top up', 'https://93.184.216.34/cb?x="1"', 'https://93.184.216.34/<script>']) {
+      const r = await a.client.put('/me/callback-url', { callback_url: url });
+      expectJsonError(r, 400, 'VALIDATION_ERROR');
+      expect(r.body.message, url).toMatch(/callback URL is not a valid URL/);
+    }
     expect(await accountState(t, a.id)).toEqual(before);
 
     const cleared = await a.client.put('/me/callback-url', { callback_url: null });

@@ -128,8 +128,27 @@ describe.each(storeKinds())('dashboard home, price list and developer data (%s)'
     expect(JSON.stringify(r.body)).not.toContain(first.response.body.data.api_key);
     const targets = r.body.data.sandbox_accounts.map((s: any) => s.target);
     expect(targets.sort()).toEqual(Object.keys(SANDBOX_ACCOUNTS).sort());
-    expect(r.body.data.sandbox_accounts.find((s: any) => s.target === '4040404040')).toMatchObject({ check: 'INVALID_ID', outcome: 'success' });
+    expect(r.body.data.sandbox_accounts.find((s: any) => s.target === '4040404040')).toMatchObject({ check: 'INVALID_ID', outcome: 'refused', failure_code: 'INVALID_ID' });
     expect(r.body.data.sandbox_accounts.find((s: any) => s.target === '7000000001')).toMatchObject({ check: 'valid', outcome: 'failed', failure_code: 'SUPPLIER_MAINTENANCE' });
+  });
+
+  it('the sandbox table says what POST /order does to each target for a game with the ID check', async () => {
+    const a = await registerAccount(t);
+    await approve(t, a.id);
+    const rows = (await a.client.get('/developer')).body.data.sandbox_accounts as { target: string; outcome: string; failure_code: string | null }[];
+    for (const row of rows) {
+      const ref = uniqueRef('sbx');
+      const placed = await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: row.target });
+      if (row.outcome === 'refused') {
+        expect(placed.status, row.target).toBe(400);
+        expect(placed.body.error, row.target).toBe(row.failure_code);
+        continue;
+      }
+      expect(placed.status, `${row.target}: ${placed.text}`).toBe(200);
+      const done = await waitForTerminal(t.client, ref);
+      expect({ target: row.target, status: done.status }).toEqual({ target: row.target, status: row.outcome });
+      if (row.outcome === 'failed') expect(done.failure_code ?? null, row.target).toBe(row.failure_code);
+    }
   });
 
   it('api-keys list the rotation overlap end of an expiring key', async () => {

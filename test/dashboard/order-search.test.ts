@@ -105,6 +105,9 @@ describe.each(storeKinds())('dashboard order search, detail and exports (%s)', (
     expect(events[0]).toBe('placed');
     expect(events).toContain('debited');
     expect(events).toContain(d.status === 'success' ? 'succeeded' : 'failed');
+    // What each sentence is made of, so the apps say it in their reader's language.
+    expect(d.timeline[0].params).toMatchObject({ product_code: d.product_code, target: d.target_id, ref_id: 'shop-A-1' });
+    expect(d.timeline.find((x: any) => x.event === 'debited').params).toEqual({ amount: d.price, balance_after: d.ledger_entries[0].balance_after });
     const times = d.timeline.map((x: any) => Date.parse(x.at));
     expect([...times].sort((p, q) => p - q)).toEqual(times);
     expect(Array.isArray(d.callbacks)).toBe(true);

@@ -155,9 +155,14 @@ describe.skipIf(!browserAvailable).each(storeKinds())('reseller dashboard in a b
         await settled(page);
         return page.getByTestId('callback-round').allTextContents();
       }, { timeout: 15_000 })
-      .toEqual([expect.stringMatching(/Round 1.*failed/s), expect.stringMatching(/Round 2.*delivered.*answer 200/s)]);
+      .toEqual([expect.stringMatching(/Round 1.*Failed/s), expect.stringMatching(/Round 2.*Delivered.*answer 200/s)]);
     const rounds = await page.getByTestId('callback-round').allTextContents();
     expect(rounds[0]!.match(/answer 500/g)).toHaveLength(4);
+    // The timeline in words: no event code, amounts as money.
+    const timeline = (await page.locator('.mantine-Timeline-root').textContent())!;
+    expect(timeline).not.toMatch(/callback_round|callback_attempt|refunded_to_wallet|\bsucceeded\b/);
+    expect(timeline).toMatch(/IDR\s[\d,]+ was taken from the wallet; the balance is now IDR\s[\d,]+\./);
+    expect(timeline).toContain('Your receiver answered HTTP 500');
     await screenshot(page, 'order-detail-desktop');
   });
 

@@ -15,7 +15,10 @@ export interface OverviewFacts {
   at: number;
   /** Orders placed per minute over the last 60 minutes (the previous hour's share taken evenly). */
   ordersPerMinute: number;
-  /** success / (success + failed + refunded) of the last 24 hours' orders; null without any. */
+  /**
+   * Delivered / (success + failed + refunded) of the last 24 hours' orders; null without any.
+   * Delivered: success, and refunded by hand after the supplier delivered.
+   */
   successRate24h: number | null;
   processing: { count: number; oldestCreatedAt: number | null };
   attention: number;
@@ -62,14 +65,18 @@ export class Overview {
     ]);
     const perReseller = processingBy(byReseller);
     const busy = [...perReseller].filter(([, n]) => n > 0).map(([id]) => id);
-    const proc = await this.repo.processingOf(busy);
+    const refunding = byReseller.filter((r) => r.status === 'refunded' && r.n > 0).map((r) => String(r.key));
+    const [proc, deliveredRefunded] = await Promise.all([
+      this.repo.processingOf(busy),
+      this.repo.deliveredThenRefunded(refunding, (hourNow - 23) * HOUR_MS),
+    ]);
 
     const hours = new Map<number, Bucket>();
     for (const r of byHour) add(hours, Number(r.key), r);
     const bucket = (h: number) => hours.get(h) ?? empty(h);
     const last24 = Array.from({ length: 24 }, (_, i) => bucket(hourNow - i));
     const settled = last24.reduce((s, b) => s + b.success + b.failed + b.refunded, 0);
-    const success = last24.reduce((s, b) => s + b.success, 0);
+    const delivered = last24.reduce((s, b) => s + b.success, 0) + deliveredRefunded;
     const elapsed = (now - hourNow * HOUR_MS) / HOUR_MS;
     const lastHour = bucket(hourNow).orders + bucket(hourNow - 1).orders * (1 - elapsed);
 
@@ -85,7 +92,7 @@ export class Overview {
     return {
       at: now,
       ordersPerMinute: Math.round((lastHour / 60) * 100) / 100,
-      successRate24h: settled === 0 ? null : success / settled,
+      successRate24h: settled === 0 ? null : delivered / settled,
       processing: { count: [...perReseller.values()].reduce((s, n) => s + Math.max(0, n), 0), oldestCreatedAt: proc.oldest },
       attention: proc.attention,
       attentionItems,

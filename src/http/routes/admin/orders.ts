@@ -29,7 +29,7 @@ const OrderDetail = Type.Object({
   ...OrderSummary.properties,
   fulfilment: Type.Object({
     supplier_id: Nullable(Type.String()), supplier: Nullable(Type.String()), supplier_sku: Nullable(Type.String()),
-    routes_tried: Type.Integer(), needs_attention: Type.Boolean(), checker_verified: Type.Boolean(),
+    routes_tried: Type.Integer({ description: 'routes submitted to or passed over so far, the one in flight included' }), needs_attention: Type.Boolean(), checker_verified: Type.Boolean(),
   }),
   ledger: Type.Array(LedgerEntry),
   callbacks: Type.Array(CallbackDelivery),

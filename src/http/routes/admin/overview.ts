@@ -15,7 +15,7 @@ const OverviewSchema = Type.Object({
   at: IsoTime('when these figures were computed (at most 10 s old)'),
   currency: Type.String(),
   orders_per_minute: Type.Number({ description: 'over the last 60 minutes' }),
-  success_rate_24h: Nullable(Type.Number({ description: '0..1: success / (success + failed + refunded) of the last 24 hours\' orders; null without any' })),
+  success_rate_24h: Nullable(Type.Number({ description: '0..1: delivered / (success + failed + refunded) of the last 24 hours\' orders, delivered being success plus the orders refunded by hand after the supplier delivered them; null without any' })),
   processing: Type.Object({
     count: Type.Integer({ description: 'orders still processing (placed in the last 30 days)' }),
     oldest_created_at: Nullable(IsoTime()),

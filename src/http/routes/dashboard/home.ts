@@ -98,8 +98,8 @@ export function homeRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps)
       sandbox_accounts: Type.Array(Type.Object({
         target: Type.String({ description: 'target (user id) to order for' }),
         check: Type.String({ description: 'the ID check\'s verdict: valid, INVALID_ID, REGION_LOCK, PURCHASE_LIMIT or no_answer' }),
-        outcome: Type.Union([Type.Literal('success'), Type.Literal('failed')]),
-        failure_code: Nullable(Type.String()),
+        outcome: Type.Union([Type.Literal('refused'), Type.Literal('success'), Type.Literal('failed')], { description: 'for a game with the ID check: refused by POST /order (nothing charged), or how the order ends' }),
+        failure_code: Nullable(Type.String({ description: 'the refusal\'s error code, or the failed order\'s failure_code' })),
         description: Type.String(),
       })),
     }),

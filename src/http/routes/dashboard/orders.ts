@@ -6,7 +6,7 @@ import { EXPORT_MAX_ROWS } from '../../../services/account/orders.js';
 import { orderTimeline } from '../../../services/account/order-timeline.js';
 import { CallbackDelivery as CallbackDeliveryShape, LedgerEntry as LedgerEntryShape, Order as OrderShape } from '../../openapi/reseller-schemas.js';
 import type { JsonApiKit } from '../../json-api.js';
-import { IdParams, IsoTime, PageQueryProps } from '../../schemas.js';
+import { IdParams, IsoTime, Money, Nullable, PageQueryProps } from '../../schemas.js';
 import type { DashboardApiDeps } from './index.js';
 
 const DateProps = {
@@ -26,7 +26,14 @@ const EXPORT_NOTE = `At most ${EXPORT_MAX_ROWS.toLocaleString('en')} rows, newes
 const TimelineItem = Type.Object({
   at: IsoTime(),
   event: Type.String({ description: 'placed, debited, refunded_to_wallet, succeeded, failed, refunded, callback_round, callback_attempt' }),
-  detail: Type.String(),
+  detail: Type.String({ description: 'the event in English words' }),
+  params: Type.Object({
+    product_code: Type.Optional(Type.String()), target: Type.Optional(Type.String()), zone: Type.Optional(Nullable(Type.String())), ref_id: Type.Optional(Type.String()),
+    amount: Type.Optional(Money()), balance_after: Type.Optional(Money()), note: Type.Optional(Nullable(Type.String())),
+    serial_number: Type.Optional(Nullable(Type.String())), failure_code: Type.Optional(Nullable(Type.String())), failure_reason: Type.Optional(Nullable(Type.String())),
+    round: Type.Optional(Type.Integer()), status: Type.Optional(Type.String({ description: 'the callback round\'s state' })), attempts: Type.Optional(Type.Integer()), attempt: Type.Optional(Type.Integer()),
+    http_status: Type.Optional(Nullable(Type.Integer())), error: Type.Optional(Nullable(Type.String())), duration_ms: Type.Optional(Type.Integer()),
+  }, { description: 'what the sentence is made of, by event (placed: product_code, target, zone, ref_id; debited and refunded_to_wallet: amount, balance_after, note; succeeded: serial_number; failed: failure_code, failure_reason; callback_round: round, status, attempts; callback_attempt: round, attempt, http_status, error, duration_ms), so an app can say it in its own language' }),
 });
 
 /** The reseller's own orders and wallet, with the filters and errors of API v1, and their CSV exports. */
@@ -86,7 +93,7 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
         data: {
           ...present.order(r.order),
           ledger_entries: r.ledger.map(present.ledgerEntry),
-          timeline: orderTimeline(r.order, r.ledger, r.deliveries, present.money).map((t) => ({ at: isoMillis(t.at), event: t.event, detail: t.detail })),
+          timeline: orderTimeline(r.order, r.ledger, r.deliveries, present.money).map((t) => ({ at: isoMillis(t.at), event: t.event, detail: t.detail, params: t.params })),
           callbacks: present.callbackLog(r.order, r.deliveries).deliveries,
         },
       };

@@ -1,8 +1,10 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { Permission } from '../../features/admin/auth/hooks.js';
 import { Permitted } from '../../features/admin/auth/Permitted.js';
+import { sectionRoutes } from '../../shared/layout/section-routes.js';
 import { NotFound } from '../../shared/ui/QueryState.js';
 import { AdminFrame } from './AdminFrame.js';
+import { NAV } from './nav.js';
 
 /**
  * A page loaded only when visited: each is its own chunk. A page for one permission tells an
@@ -38,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
+      ...sectionRoutes(NAV),
       { path: '*', Component: NotFound },
     ],
   },

@@ -1,6 +1,8 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { sectionRoutes } from '../../shared/layout/section-routes.js';
 import { NotFound } from '../../shared/ui/QueryState.js';
 import { DashboardFrame } from './DashboardFrame.js';
+import { NAV } from './nav.js';
 
 /** A page loaded only when visited: each is its own chunk (initial JS stays small). */
 const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -27,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: 'settings/password', ...page(() => import('../../features/dashboard/settings/pages/ChangePassword.js')) },
       { path: 'developers', ...page(() => import('../../features/dashboard/developers/pages/Developers.js')) },
       { path: 'api-errors', ...page(() => import('../../features/dashboard/api-errors/pages/ApiErrors.js')) },
+      ...sectionRoutes(NAV),
       { path: '*', Component: NotFound },
     ],
   },

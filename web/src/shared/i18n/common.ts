@@ -33,7 +33,7 @@ export const en = {
   all: 'All',
   from: 'From',
   to: 'To',
-  states: { processing: 'Processing', success: 'Success', failed: 'Failed', refunded: 'Refunded' },
+  states: { processing: 'Processing', success: 'Success', failed: 'Failed', refunded: 'Refunded', refused: 'Refused' },
   /** Wallet ledger entry types (both apps show them). */
   entryTypes: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
 };
@@ -69,6 +69,6 @@ export const id: Messages<typeof en> = {
   all: 'Semua',
   from: 'Dari',
   to: 'Sampai',
-  states: { processing: 'Diproses', success: 'Berhasil', failed: 'Gagal', refunded: 'Dikembalikan' },
+  states: { processing: 'Diproses', success: 'Berhasil', failed: 'Gagal', refunded: 'Dikembalikan', refused: 'Ditolak' },
   entryTypes: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
 };

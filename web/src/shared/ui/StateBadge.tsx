@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-const COLORS: Record<string, string> = { processing: 'blue', success: 'green', failed: 'red', refunded: 'orange' };
+const COLORS: Record<string, string> = { processing: 'blue', success: 'green', failed: 'red', refunded: 'orange', refused: 'gray' };
 
 /** An order state, as the API names it, in the viewer's language. */
 export function StateBadge(props: { state: string }) {

@@ -1,11 +1,11 @@
 import { Alert, Button, Card, Group, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
+import { useLoadedForm } from '../../../../shared/forms/useLoadedForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { useCan } from '../../auth/hooks.js';
 import { ErrorAlert, QueryState } from '../../../../shared/ui/QueryState.js';
@@ -24,28 +24,28 @@ export default function CatalogPrices() {
   const key = ['admin', 'catalog', catalogId];
   const catalog = useQuery({ queryKey: key, queryFn: () => callData(adminApi.GET('/catalogs/{id}', { params: { path: { id: catalogId } } })) });
   const products = useQuery({ queryKey: ['admin', 'products'], queryFn: () => callData(adminApi.GET('/products')) });
-  const [edits, setEdits] = useState<Record<string, string>>({});
+  // The grid's cells by `product|tier`: the saved prices, then what the operator typed.
+  const form = useLoadedForm<Record<string, string>>(catalog.data && Object.fromEntries(catalog.data.prices.map((p) => [`${p.product_code}|${p.tier}`, String(p.price)])));
+  const edits = form.edits;
   const save = useApiForm(['prices'], {
     mutationFn: () => callData(adminApi.PUT('/catalogs/{id}/prices', {
       params: { path: { id: catalogId } },
       body: {
         prices: Object.entries(edits).map(([k, v]) => {
           const [product_code, tier] = k.split('|') as [string, Tier];
-          return { product_code, tier, price: v.trim() === '' ? null : Number(v) };
+          return { product_code, tier, price: (v ?? '').trim() === '' ? null : Number(v) };
         }),
       },
     })),
     onSuccess: (c) => {
       qc.setQueryData(key, c);
-      setEdits({});
+      form.forget();
       void qc.invalidateQueries({ queryKey: ['admin', 'catalogs'] });
     },
   });
   return (
     <QueryState query={catalog}>
-      {(c) => {
-        const price = (code: string, tier: Tier) => c.prices.find((p) => p.product_code === code && p.tier === tier)?.price;
-        return (
+      {(c) => (
           <>
             <PageTitle>{c.name}</PageTitle>
             <Card withBorder>
@@ -69,7 +69,6 @@ export default function CatalogPrices() {
                           <Table.Td>{p.name}</Table.Td>
                           {TIERS.map((tier) => {
                             const k = `${p.code}|${tier}`;
-                            const current = price(p.code, tier);
                             return (
                               <Table.Td key={tier}>
                                 <TextInput
@@ -77,8 +76,7 @@ export default function CatalogPrices() {
                                   w={120}
                                   inputMode="decimal"
                                   aria-label={`${p.code} ${t(`resellers.tiers.${tier}`)}`}
-                                  value={edits[k] ?? (current === undefined ? '' : String(current))}
-                                  onChange={(e) => setEdits({ ...edits, [k]: e.currentTarget.value })}
+                                  {...form.text(k)}
                                   styles={k in edits ? { input: { borderColor: 'var(--mantine-color-blue-6)' } } : undefined}
                                 />
                               </Table.Td>
@@ -93,13 +91,12 @@ export default function CatalogPrices() {
                 {save.isSuccess ? <Alert color="green" role="status">{t('catalog.saved')}</Alert> : null}
                 {may ? <Group>
                   <Button onClick={() => save.mutate(undefined)} disabled={Object.keys(edits).length === 0} loading={save.isPending}>{t('catalog.savePrices', { count: Object.keys(edits).length })}</Button>
-                  <Button variant="default" onClick={() => setEdits({})} disabled={Object.keys(edits).length === 0}>{t('reset')}</Button>
+                  <Button variant="default" onClick={form.forget} disabled={Object.keys(edits).length === 0}>{t('reset')}</Button>
                 </Group> : null}
               </Stack>
             </Card>
           </>
-        );
-      }}
+      )}
     </QueryState>
   );
 }

@@ -1,10 +1,10 @@
 import { Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { formatDateTime } from '../../../../shared/format/dates.js';
+import { useLoadedForm } from '../../../../shared/forms/useLoadedForm.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { ConfirmButton } from '../../ui/ConfirmButton.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
@@ -18,7 +18,8 @@ export function ProfileCard({ reseller: r }: { reseller: Reseller }) {
   const { t, i18n } = useTranslation();
   const can = useCan();
   const qc = useQueryClient();
-  const [tier, setTier] = useState<Tier>(r.tier);
+  const form = useLoadedForm<{ tier: Tier }>({ tier: r.tier });
+  const tier = form.value('tier') ?? r.tier;
   const done = () => void qc.invalidateQueries({ queryKey: ['admin'] });
   const path = { params: { path: { id: r.id } } };
   const change = useMutation({
@@ -46,7 +47,7 @@ export function ProfileCard({ reseller: r }: { reseller: Reseller }) {
           </Table.Tbody>
         </Table>
         <Group align="flex-end" wrap="wrap">
-          <TierSelect label={t('resellers.tier')} value={tier} onChange={setTier} />
+          <TierSelect label={t('resellers.tier')} value={tier} onChange={(x) => form.set('tier', x)} />
           {r.status === 'pending' ? (can('resellers.accounts') ?
             <Button onClick={() => change.mutate('approve')} loading={change.isPending}>{t('resellers.approvals.approve')}</Button> : null
           ) : can('resellers.pricing') ? (

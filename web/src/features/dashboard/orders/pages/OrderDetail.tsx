@@ -9,6 +9,7 @@ import { ErrorAlert, QueryState } from '../../../../shared/ui/QueryState.js';
 import { StateBadge } from '../../../../shared/ui/StateBadge.js';
 import { useMoney } from '../../../../shared/ui/useCurrency.js';
 import { useOrder, useResendCallback } from '../hooks.js';
+import { useTimelineWords } from '../timeline-words.js';
 
 export default function OrderDetail() {
   const { orderId = '' } = useParams();
@@ -16,6 +17,7 @@ export default function OrderDetail() {
   const money = useMoney();
   const order = useOrder(orderId);
   const resend = useResendCallback(orderId);
+  const words = useTimelineWords();
   const when = (iso: string | null | undefined) => formatDateTime(iso, i18n.language, true);
   return (
     <QueryState query={order}>
@@ -77,12 +79,15 @@ export default function OrderDetail() {
           <Card withBorder>
             <Title order={2} size="h4" mb="sm">{t('orders.timeline')}</Title>
             <Timeline bulletSize={14} lineWidth={2}>
-              {o.timeline.map((e, i) => (
-                <Timeline.Item key={i} title={e.event}>
-                  <Text size="xs" c="dimmed">{when(e.at)}</Text>
-                  <Text size="sm">{e.detail}</Text>
-                </Timeline.Item>
-              ))}
+              {o.timeline.map((e, i) => {
+                const w = words(e);
+                return (
+                  <Timeline.Item key={i} title={w.title} data-event={e.event}>
+                    <Text size="xs" c="dimmed">{when(e.at)}</Text>
+                    <Text size="sm">{w.text}</Text>
+                  </Timeline.Item>
+                );
+              })}
             </Timeline>
           </Card>
           <Card withBorder>
@@ -93,7 +98,7 @@ export default function OrderDetail() {
                 <div key={round.callback_id} data-testid="callback-round">
                   <Group gap="xs" mb={4}>
                     <Text fw={600}>{t('orders.round', { round: round.round })}</Text>
-                    <Badge variant="light" color={round.status === 'delivered' ? 'green' : round.status === 'failed' ? 'red' : 'gray'}>{round.status}</Badge>
+                    <Badge variant="light" color={round.status === 'delivered' ? 'green' : round.status === 'failed' ? 'red' : 'gray'}>{t(`orders.deliveryStatus.${round.status}`, { defaultValue: round.status })}</Badge>
                     <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>{round.url ?? '—'}</Text>
                   </Group>
                   <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('orders.round', { round: round.round }) }}>

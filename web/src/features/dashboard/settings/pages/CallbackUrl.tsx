@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callData } from '../../../../shared/api/client.js';
 import { dashboardApi } from '../../../../shared/api/dashboard.js';
 import { useApiForm } from '../../../../shared/forms/useApiForm.js';
+import { useLoadedForm } from '../../../../shared/forms/useLoadedForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert } from '../../../../shared/ui/QueryState.js';
 import { useProfile } from '../../../../shared/ui/useCurrency.js';
@@ -14,8 +14,7 @@ export default function CallbackUrl() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const me = useProfile();
-  const [value, setValue] = useState('');
-  useEffect(() => setValue(me.data?.callback_url ?? ''), [me.data?.callback_url]);
+  const form = useLoadedForm(me.data && { callback_url: me.data.callback_url ?? '' });
   const save = useApiForm(['callback_url'], {
     mutationFn: (url: string) => callData(dashboardApi.PUT('/me/callback-url', { body: { callback_url: url.trim() === '' ? null : url.trim() } })),
     onSuccess: () => {
@@ -32,13 +31,14 @@ export default function CallbackUrl() {
       <Stack>
         <Card withBorder>
           <Text size="sm" mb="sm">{t('callback.intro')}</Text>
-          <form noValidate onSubmit={(e) => { e.preventDefault(); save.mutate(value); }}>
+          <form noValidate onSubmit={(e) => { e.preventDefault(); if (form.ready) save.mutate(form.value('callback_url') ?? ''); }}>
             <Stack gap="sm">
-              <TextInput name="callback_url" label={t('callback.url')} placeholder="https://example.com/topup-callback" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={save.errors.fields.callback_url} />
+              <TextInput label={t('callback.url')} placeholder={form.ready ? 'https://example.com/topup-callback' : t('loading')} {...form.text('callback_url')} error={save.errors.fields.callback_url} />
               {save.errors.general ? <ErrorAlert error={save.error} /> : null}
+              {me.error ? <ErrorAlert error={me.error} /> : null}
               <Group>
-                <Button type="submit" loading={save.isPending}>{t('save')}</Button>
-                <Button variant="default" onClick={() => { setValue(''); save.mutate(''); }}>{t('callback.clear')}</Button>
+                <Button type="submit" loading={save.isPending} disabled={!form.ready}>{t('save')}</Button>
+                <Button variant="default" disabled={!form.ready} onClick={() => { form.set('callback_url', ''); save.mutate(''); }}>{t('callback.clear')}</Button>
               </Group>
             </Stack>
           </form>
