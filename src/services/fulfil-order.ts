@@ -1,4 +1,4 @@
-import type { StatusResult, SubmitRequest, SubmitResult, Supplier } from '../adapters/suppliers/types.js';
+import type { StatusResult, SubmitRequest, SubmitResult, Supplier, UpstreamSuccess } from '../adapters/suppliers/types.js';
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
 import type { FulfilmentOrder, FulfilmentRepo, Settled, UsableRoute } from '../store/fulfilment-repo.js';
@@ -62,7 +62,7 @@ export class FulfilOrder {
       const status = await this.safeStatus(route, order, job);
       switch (status.state) {
         case 'success':
-          return this.succeed(order, status.voucherCode, job);
+          return this.succeed(order, status, job);
         case 'failed': {
           if (!status.notTaken) return this.fail(order, status.code, status.message, job);
           // Final at that supplier and never taken there (e.g. refused after a crash hid the
@@ -86,12 +86,19 @@ export class FulfilOrder {
 
   private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], start: number, job: FulfilJob, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
     const { repo, clock } = this.deps;
-    let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
+    // `ours`: the message is the platform's own note, not the supplier's words.
+    let lastFailure: { code: FailureCode | null; message: string | null; ours?: true } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
+    let heldByBreaker = false;
     for (let i = start; i < routes.length; i++) {
       const route = routes[i]!;
+      if (!(await repo.breaker.admit(route.supplierId, route.breaker))) {
+        // Open, or half-open with its probe orders out: not sent there now, and never failed for it.
+        heldByBreaker = true;
+        continue;
+      }
       if (costAbovePrice(route, order)) {
         // Never submitted at a cost above its price (issue 27): the route is passed over untried.
-        lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}` };
+        lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}`, ours: true };
         await repo.markInFlight(order.id, null, i + 1, clock.now());
         continue;
       }
@@ -100,7 +107,7 @@ export class FulfilOrder {
       switch (result.outcome) {
         case 'success':
           await repo.supplierAnswered(route, clock.now());
-          return this.succeed(order, result.voucherCode, job);
+          return this.succeed(order, result, job);
         case 'accepted':
           await repo.supplierAnswered(route, clock.now());
           return this.pollLater(order, job);
@@ -116,7 +123,8 @@ export class FulfilOrder {
           await repo.markInFlight(order.id, null, i + 1, clock.now());
       }
     }
-    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
+    if (heldByBreaker) return this.pollLater(order, job, "waiting for a supplier's circuit breaker");
+    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job, lastFailure.ours ? null : lastFailure.message);
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {
@@ -131,19 +139,20 @@ export class FulfilOrder {
     return { retryAt: now + delay, error };
   }
 
-  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: FulfilJob): Promise<Next> {
+  private async succeed(order: FulfilmentOrder, { voucherCode, supplierSerial, supplierMessage }: UpstreamSuccess, job: FulfilJob): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
     const now = this.deps.clock.now();
-    const settled = await this.deps.repo.succeed(order.id, serial, now, job);
+    const settled = await this.deps.repo.succeed(order.id, serial, now, job, { serial: supplierSerial, message: supplierMessage });
     if (settled) this.settledNow(order, job, now, 'success', null);
     return { done: true, settled };
   }
 
-  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: FulfilJob): Promise<Next> {
+  /** `message`: the supplier's words, kept on the order for the operator (supplierMessage: unless they are the platform's own). */
+  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: FulfilJob, supplierMessage = message): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
     const now = clock.now();
-    const settled = await repo.fail(order.id, failure, now, job);
+    const settled = await repo.fail(order.id, failure, now, job, { message: supplierMessage });
     if (settled) this.settledNow(order, job, now, 'failed', failure.code);
     return { done: true, settled };
   }

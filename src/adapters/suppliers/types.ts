@@ -20,10 +20,13 @@ export interface SubmitRequest {
 
 export type UpstreamFailure = { code: FailureCode | null; message: string | null };
 
+/** What the supplier said with a success (its serial number and message), kept on the order for disputes. */
+export type UpstreamSuccess = { voucherCode?: string; supplierSerial?: string; supplierMessage?: string };
+
 export type SubmitResult =
   /** Taken upstream, outcome later: poll status(reference). */
   | { outcome: 'accepted' }
-  | { outcome: 'success'; voucherCode?: string }
+  | ({ outcome: 'success' } & UpstreamSuccess)
   /** A definite no. notTaken: certainly never accepted upstream, so another route may be tried. */
   | ({ outcome: 'rejected'; notTaken: boolean } & UpstreamFailure)
   /** Sent, but no definite answer (timeout after sending): never re-order elsewhere, poll. */
@@ -32,7 +35,7 @@ export type SubmitResult =
 export type StatusResult =
   | { state: 'unknown' }
   | { state: 'pending' }
-  | { state: 'success'; voucherCode?: string }
+  | ({ state: 'success' } & UpstreamSuccess)
   /** notTaken: the supplier certainly never took it (final there), so another route may be tried. */
   | ({ state: 'failed'; notTaken?: boolean } & UpstreamFailure)
   | { state: 'ambiguous'; message: string };
