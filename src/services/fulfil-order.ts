@@ -117,8 +117,10 @@ export class FulfilOrder {
           await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
           return this.pollLater(order, job, result.message);
         case 'rejected':
-          if (!result.notTaken) return this.fail(order, result.code, result.message, job);
+          // A refusal is an answer too (a half-open breaker's probe order counts it), unless the supplier was unreachable.
           if (result.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, result.message, clock.now());
+          else await repo.supplierAnswered(route, clock.now());
+          if (!result.notTaken) return this.fail(order, result.code, result.message, job);
           lastFailure = { code: result.code, message: result.message };
           await repo.markInFlight(order.id, null, i + 1, clock.now());
       }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { breakerReason, DEFAULT_BREAKER, type BreakerSettings, type BreakerState } from '../domain/supplier-breaker.js';
 import type { DB } from './schema.js';
 
@@ -101,14 +101,25 @@ export class SupplierBreakerRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Enabled suppliers whose breaker is open and whose cool-down has passed: due for a probe. */
+  /**
+   * Which breakers a probe is due for: open past the cool-down, or half-open with every
+   * probe slot taken and no verdict for a whole cool-down (a worker that took a slot died
+   * before its order was answered: the breaker must not wait for it for ever).
+   */
+  private dueNow(now: number) {
+    return (eb: ExpressionBuilder<DB, 'supplier_health'>) => eb.or([
+      eb.and([eb('breaker', '=', 'open'), eb('breaker_retry_at', '<=', now)]),
+      eb.and([eb('breaker', '=', 'half_open'), eb('probe_orders', '>=', this.settings.probeOrders), eb('breaker_since', '<=', now - this.settings.cooldownMs)]),
+    ]);
+  }
+
+  /** Enabled suppliers whose breaker is due for a probe. */
   async due(now: number): Promise<{ supplierId: string; adapter: string }[]> {
     const rows = await this.db
-      .selectFrom('supplier_health as h')
-      .innerJoin('suppliers as s', 's.id', 'h.supplier_id')
+      .selectFrom('supplier_health')
+      .innerJoin('suppliers as s', 's.id', 'supplier_health.supplier_id')
       .select(['s.id', 's.adapter'])
-      .where('h.breaker', '=', 'open')
-      .where('h.breaker_retry_at', '<=', now)
+      .where(this.dueNow(now) as never)
       .where('s.enabled', '=', 1)
       .execute();
     return rows.map((r) => ({ supplierId: r.id, adapter: r.adapter }));
@@ -120,18 +131,20 @@ export class SupplierBreakerRepo {
       .updateTable('supplier_health')
       .set({ breaker: 'half_open', breaker_reason: breakerReason.halfOpen(this.settings.probeOrders), breaker_since: now, breaker_retry_at: null, probe_orders: 0, probe_answers: 0, consecutive_failures: 0, last_error: null, updated_at: now })
       .where('supplier_id', '=', supplierId)
-      .where('breaker', '=', 'open')
-      .where('breaker_retry_at', '<=', now)
+      .where(this.dueNow(now))
       .execute();
   }
 
-  /** The probe failed: open for another cool-down. */
+  /** The probe failed: open (again) for another cool-down. */
   async reopen(supplierId: string, reason: string, now: number) {
     await this.db
       .updateTable('supplier_health')
-      .set({ breaker_reason: reason, breaker_retry_at: now + this.settings.cooldownMs, last_error: reason, updated_at: now })
+      .set({
+        breaker: 'open', breaker_reason: reason, breaker_retry_at: now + this.settings.cooldownMs, last_error: reason, updated_at: now,
+        breaker_since: sql<number>`case when breaker = 'open' then breaker_since else ${now} end`,
+      })
       .where('supplier_id', '=', supplierId)
-      .where('breaker', '=', 'open')
+      .where(this.dueNow(now))
       .execute();
   }
 

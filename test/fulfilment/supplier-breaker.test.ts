@@ -78,6 +78,21 @@ describe.each(storeKinds())('supplier circuit breaker (%s)', (kind) => {
     expect(await repo.breaker.admit('s1', 'half_open')).toBe(true);
     await repo.recordSupplierResult('s1', false, 'socket hang up', 2100);
     expect(await state()).toEqual({ state: 'open', reason: 'a probe order failed: socket hang up', since: 2100, probeAt: 3100, failures: 1 });
+    // Half-open with every slot taken and no verdict for a whole cool-down (a worker died
+    // holding a slot): due for a probe again, which hands out fresh slots.
+    await repo.breaker.reopen('s1', 'probe failed: x', 3100);
+    await repo.breaker.halfOpen('s1', 4100);
+    expect(await repo.breaker.admit('s1', 'half_open')).toBe(true);
+    expect(await repo.breaker.admit('s1', 'half_open')).toBe(true);
+    expect(await repo.breaker.admit('s1', 'half_open')).toBe(false);
+    expect(await repo.breaker.due(5099)).toEqual([]);
+    expect(await repo.breaker.due(5100)).toEqual([{ supplierId: 's1', adapter: 'sandbox' }]);
+    await repo.breaker.halfOpen('s1', 5100);
+    expect(await repo.breaker.admit('s1', 'half_open')).toBe(true);
+    await repo.breaker.reopen('s1', 'probe failed: y', 7000);
+    expect(await state()).toMatchObject({ state: 'half_open' });
+    await repo.recordSupplierResult('s1', false, 'socket hang up', 7000);
+    expect(await state()).toMatchObject({ state: 'open', since: 7000, probeAt: 8000 });
     // Disabled suppliers are not probed.
     await db.updateTable('suppliers').set({ enabled: 0 }).execute();
     expect(await repo.breaker.due(5000)).toEqual([]);
