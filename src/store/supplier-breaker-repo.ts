@@ -74,13 +74,19 @@ export class SupplierBreakerRepo {
       .execute();
   }
 
-  /** The supplier's own word (maintenance): open at once, for a cool-down like any other opening. */
+  /**
+   * The supplier's own word (maintenance): open at once, for a cool-down like any other
+   * opening; an open breaker keeps its `since` (said again at every refresh).
+   */
   async open(supplierId: string, reason: string, now: number) {
-    const opened = { last_error: reason, updated_at: now, breaker: 'open', breaker_reason: reason, breaker_since: now, breaker_retry_at: now + this.settings.cooldownMs, probe_orders: 0, probe_answers: 0 };
+    const opened = { last_error: reason, updated_at: now, breaker: 'open', breaker_reason: reason, breaker_retry_at: now + this.settings.cooldownMs, probe_orders: 0, probe_answers: 0 };
     await this.db
       .insertInto('supplier_health')
-      .values({ supplier_id: supplierId, consecutive_failures: this.settings.failuresToOpen, ...opened })
-      .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ consecutive_failures: this.settings.failuresToOpen, ...opened }))
+      .values({ supplier_id: supplierId, consecutive_failures: this.settings.failuresToOpen, breaker_since: now, ...opened })
+      .onConflict((oc) => oc.column('supplier_id').doUpdateSet({
+        consecutive_failures: this.settings.failuresToOpen, ...opened,
+        breaker_since: sql<number>`case when ${col('breaker')} = 'open' then ${col('breaker_since')} else ${now} end`,
+      }))
       .execute();
   }
 

@@ -74,7 +74,12 @@ describe.each(storeKinds())('supplier circuit breaker (%s)', (kind) => {
     };
     await repo.markSupplierUnavailable('s1', 'the supplier reports maintenance', 1000);
     expect(await state()).toEqual({ state: 'open', reason: 'the supplier reports maintenance', since: 1000, probeAt: 2000, failures: 3 });
+    // Said again at the next refresh: open since the first time, probed a cool-down later.
+    await repo.markSupplierUnavailable('s1', 'the supplier reports maintenance', 1500);
+    expect(await state()).toEqual({ state: 'open', reason: 'the supplier reports maintenance', since: 1000, probeAt: 2500, failures: 3 });
     await repo.breaker.halfOpen('s1', 2000);
+    expect((await state()).state).toBe('open');
+    await repo.breaker.halfOpen('s1', 2500);
     expect(await repo.breaker.admit('s1', 'half_open')).toBe(true);
     await repo.recordSupplierResult('s1', false, 'socket hang up', 2100);
     expect(await state()).toEqual({ state: 'open', reason: 'a probe order failed: socket hang up', since: 2100, probeAt: 3100, failures: 1 });

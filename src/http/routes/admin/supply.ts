@@ -34,7 +34,7 @@ const Supplier = Type.Object({
     updated_at: Nullable(IsoTime()),
   }),
   breaker: Type.Object({
-    state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: 'closed: orders are taken and sent. open: the gate refuses new orders for products with no other supplier (503 ORDER_FAILED_SUPPLIER_GATE) and nothing new is sent; orders already sent are still asked about. half_open: the probe\'s balance call answered; orders are taken again and up to SUPPLIER_BREAKER_PROBE_ORDERS of them are sent; as many definite answers close the breaker, one failure opens it again' }),
+    state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: 'closed: orders are taken and sent. open: the gate refuses new orders for products with no other supplier (503 ORDER_FAILED_SUPPLIER_GATE) and nothing new is sent; orders already sent are still asked about. half_open: the probe\'s balance call answered; orders are taken again and up to SUPPLIER_BREAKER_PROBE_ORDERS of them are sent; as many answers (a refusal is one; an unreachable supplier is not) close the breaker, one failure or unknown outcome opens it again' }),
     reason: Nullable(Type.String({ description: 'why it is in this state' })),
     since: Nullable(IsoTime('when it entered this state; null: never left closed')),
     probe_at: Nullable(IsoTime('open: when the cool-down ends and the worker probes the supplier (its balance call)')),
