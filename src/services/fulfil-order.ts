@@ -91,15 +91,15 @@ export class FulfilOrder {
     let heldByBreaker = false;
     for (let i = start; i < routes.length; i++) {
       const route = routes[i]!;
-      if (!(await repo.breaker.admit(route.supplierId, route.breaker))) {
-        // Open, or half-open with its probe orders out: not sent there now, and never failed for it.
-        heldByBreaker = true;
-        continue;
-      }
       if (costAbovePrice(route, order)) {
         // Never submitted at a cost above its price (issue 27): the route is passed over untried.
         lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}`, ours: true };
         await repo.markInFlight(order.id, null, i + 1, clock.now());
+        continue;
+      }
+      if (!(await repo.breaker.admit(route.supplierId, route.breaker))) {
+        // Open, or half-open with its probe orders out: not sent there now, and never failed for it.
+        heldByBreaker = true;
         continue;
       }
       await repo.markInFlight(order.id, route, i, clock.now());
