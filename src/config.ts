@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_EXACT_MINOR } from './domain/money.js';
+import { DEFAULT_BREAKER, type BreakerSettings } from './domain/supplier-breaker.js';
 
 /**
  * Typed configuration, parsed once from the environment (plus an optional .env file).
@@ -31,6 +32,8 @@ export interface Config {
   inProcessWorker: boolean;
   worker: { concurrency: number; pollMs: number; leaseMs: number; heartbeatMs: number; perGroup: number; slowMs: number };
   fulfilment: { pollBaseMs: number; ambiguousBoundMs: number; supplyRefreshMs: number; priceSyncMs: number };
+  /** The suppliers' circuit breaker (src/domain/supplier-breaker.ts). */
+  supplierBreaker: BreakerSettings;
   checkerTimeoutMs: number;
   /** V8's old-space growth after a full GC for long-running processes, in percent (0: V8's own). */
   heapGrowingPercent: number;
@@ -195,6 +198,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supplyRefreshMs: int('SUPPLY_REFRESH_MS', 30_000, 100, 3_600_000),
       // 0: no scheduled price-list sync (topup supplier-sync still works).
       priceSyncMs: int('SUPPLIER_SYNC_MS', 3_600_000, 0, 86_400_000),
+    },
+    supplierBreaker: {
+      failuresToOpen: DEFAULT_BREAKER.failuresToOpen,
+      cooldownMs: int('SUPPLIER_BREAKER_COOLDOWN_MS', DEFAULT_BREAKER.cooldownMs, 100, 3_600_000),
+      probeOrders: int('SUPPLIER_BREAKER_PROBE_ORDERS', DEFAULT_BREAKER.probeOrders, 1, 1000),
     },
     checkerTimeoutMs: int('CHECKER_TIMEOUT_MS', 2000, 10, 60_000),
     heapGrowingPercent: int('HEAP_GROWING_PERCENT', 30, 0, 400),

@@ -25,6 +25,7 @@ import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
 import { RefreshSupply } from './services/refresh-supply.js';
+import { ProbeSuppliers } from './services/probe-suppliers.js';
 import { SupplierGate } from './services/supplier-gate.js';
 import { ValidateAccount } from './services/validate-account.js';
 import { randomIds } from './services/ids.js';
@@ -90,6 +91,8 @@ export interface ServicePlatform {
   /** Job handlers by kind; the runner runs exactly these. */
   jobHandlers: Record<string, JobHandler<any>>;
   refreshSupply: RefreshSupply;
+  /** The breaker's scheduled probe (startBackground() runs it on a timer). */
+  probeSuppliers: ProbeSuppliers;
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
@@ -207,7 +210,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const { versions, feed } = await watchCacheVersions(database, config.store, logger);
   const catalogCache = new CatalogCache(repos.catalog, versions);
   const auth = new Authenticator(repos.resellers, secrets, clock, versions);
-  const fulfilmentRepo = new FulfilmentRepo(db, database.dialect);
+  const fulfilmentRepo = new FulfilmentRepo(db, database.dialect, config.supplierBreaker);
   const sandbox = new SandboxSupplier(db, clock, config.sandboxDelayMs);
   const upstreams = new Map<string, Supplier>();
   const supplyRepo = new SupplyRepo(db);
@@ -246,6 +249,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, ids, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
+  const probeSuppliers = new ProbeSuppliers({ breaker: fulfilmentRepo.breaker, suppliers, clock, logger });
   const placeOrder = new PlaceOrder({
     orders: repos.orders, catalog: catalogCache, gate: new SupplierGate(catalogCache), checker: sandboxChecker,
     checkerTimeoutMs: config.checkerTimeoutMs, clock, ids, currency, onPlaced: () => runner.wake([JOB_KINDS.fulfilOrder]), metrics,
@@ -287,6 +291,8 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
 
   let refreshTimer: NodeJS.Timeout | null = null;
   const refreshSafely = () => refreshSupply.run().catch((err) => logger.error({ err }, 'supply refresh failed'));
+  let probeTimer: NodeJS.Timeout | null = null;
+  const probeSafely = () => probeSuppliers.run().catch((err) => logger.error({ err }, 'supplier breaker probe failed'));
   let syncTimer: NodeJS.Timeout | null = null;
   const syncSafely = () => operator.priceSync.runAll('system').then(
     (results) => results.filter((r) => r.error).forEach((r) => logger.warn({ supplierId: r.supplierId, err: r.error }, 'scheduled price-list sync failed')),
@@ -298,7 +304,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const foldSafely = () => repos.orderHistory.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
-    config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, callbacks, resendCallback, setCallbackUrl,
+    config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, probeSuppliers, callbacks, resendCallback, setCallbackUrl,
     core, operator, account, apiErrorLog, prometheus, readiness,
     forHttp: {
       auth, placeOrder, validateAccount, queries, fulfilment: fulfilmentRepo, present, currency,
@@ -319,6 +325,9 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
       void refreshSafely();
       refreshTimer = setInterval(refreshSafely, config.fulfilment.supplyRefreshMs);
       refreshTimer.unref();
+      // Often enough that an open breaker is probed soon after its cool-down ends.
+      probeTimer = setInterval(probeSafely, Math.max(100, Math.min(config.supplierBreaker.cooldownMs / 2, 5000)));
+      probeTimer.unref();
       // Recent API errors past 7 days go even when no new refusal triggers a prune.
       pruneTimer = setInterval(() => apiErrorLog.prune().catch((err) => logger.error({ err }, 'pruning recent API errors failed')), API_ERRORS_PRUNE_MS);
       pruneTimer.unref();
@@ -337,6 +346,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     // jobs, which the worker, stopped last, takes first.
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
+      if (probeTimer) clearInterval(probeTimer);
       if (syncTimer) clearInterval(syncTimer);
       if (foldTimer) clearInterval(foldTimer);
       if (pruneTimer) clearInterval(pruneTimer);

@@ -107,6 +107,7 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /suppliers': 'read',
   'POST /suppliers': 'supply.manage',
   'PATCH /suppliers/{id}': 'supply.manage',
+  'POST /suppliers/{id}/breaker/reset': 'supply.manage',
   'POST /suppliers/{id}/sync': 'supply.manage',
   'GET /suppliers/{id}/skus': 'read',
   'GET /routes': 'read',

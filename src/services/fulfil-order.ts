@@ -1,4 +1,4 @@
-import type { SubmitRequest, Supplier, SupplierAnswer } from '../adapters/suppliers/types.js';
+import type { SubmitRequest, Supplier, SupplierAnswer, UpstreamSuccess } from '../adapters/suppliers/types.js';
 import { classifyFailure, type FailureCode } from '../domain/failure.js';
 import { referenceToken, serialNumber } from '../domain/serial.js';
 import { nextSupplierReference } from '../domain/supplier-reference.js';
@@ -77,7 +77,7 @@ export class FulfilOrder {
     switch (answer.kind) {
       case 'success':
         await repo.supplierAnswered(route, clock.now());
-        return this.succeed(order, answer.voucherCode, job);
+        return this.succeed(order, answer, job);
       case 'pending':
         await repo.supplierAnswered(route, clock.now());
         return this.pollLater(order, job);
@@ -106,14 +106,22 @@ export class FulfilOrder {
    */
   private async submitFrom(order: FulfilmentOrder, routes: UsableRoute[], from: { index: number; last: string | null; reuse?: boolean }, job: FulfilJob, failure?: { code: FailureCode | null; message: string | null }): Promise<Next> {
     const { repo, clock } = this.deps;
-    let lastFailure: { code: FailureCode | null; message: string | null } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
+    // `ours`: the message is the platform's own note, not the supplier's words.
+    let lastFailure: { code: FailureCode | null; message: string | null; ours?: true } = failure ?? { code: 'NO_SUPPLIER_AVAILABLE', message: null };
     let reference = from.last;
+    // The first route a circuit breaker held back: the next run starts there again.
+    let held: number | null = null;
     for (let i = from.index; i < routes.length; i++) {
       const route = routes[i]!;
       if (costAbovePrice(route, order)) {
         // Never submitted at a cost above its price (issue 27): the route is passed over untried.
-        lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}` };
+        lastFailure = { code: 'NO_SUPPLIER_AVAILABLE', message: `route ${route.supplierName}/${route.sku} costs ${route.cost}, above the order's price ${order.price}`, ours: true };
         await repo.markInFlight(order.id, null, i + 1, clock.now());
+        continue;
+      }
+      if (!(await repo.breaker.admit(route.supplierId, route.breaker))) {
+        // Open, or half-open with its probe orders out: not sent there now, and never failed for it.
+        held ??= i;
         continue;
       }
       reference = from.reuse && i === from.index && reference !== null ? reference : nextSupplierReference(order.id, reference);
@@ -123,31 +131,39 @@ export class FulfilOrder {
       switch (answer.kind) {
         case 'success':
           await repo.supplierAnswered(route, clock.now());
-          return this.succeed(order, answer.voucherCode, job);
+          return this.succeed(order, answer, job);
         case 'pending':
           await repo.supplierAnswered(route, clock.now());
           return this.pollLater(order, job);
         case 'not-found':
         case 'unknown': {
-          // May have been taken: counts towards "unreachable several times in a row" for the
-          // gate; routing-wise the order stays with this supplier.
+          // May have been taken: counts towards opening the supplier's breaker; routing-wise
+          // the order stays with this supplier.
           const why = answer.kind === 'unknown' ? answer.message : 'submission answered "not found"';
           await repo.recordSupplierResult(route.supplierId, false, why, clock.now());
           return this.pollLater(order, job, why);
         }
         case 'failed':
+          await repo.supplierAnswered(route, clock.now());
           if (!answer.otherRoute) return this.fail(order, answer.code, answer.message, job);
           lastFailure = { code: answer.code, message: answer.message };
           await repo.markInFlight(order.id, null, i + 1, clock.now());
           break;
         case 'refused':
-          // The first call under this reference was refused: nothing was stored, move on.
+          // The first call under this reference was refused: nothing was stored, move on. A
+          // refusal is still an answer (a half-open breaker's probe order counts it), unless
+          // the supplier could not be reached at all.
           if (answer.code === 'SUPPLIER_UNREACHABLE') await repo.recordSupplierResult(route.supplierId, false, answer.message, clock.now());
+          else await repo.supplierAnswered(route, clock.now());
           lastFailure = { code: answer.code, message: answer.message };
           await repo.markInFlight(order.id, null, i + 1, clock.now());
       }
     }
-    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job);
+    if (held !== null) {
+      await repo.markInFlight(order.id, null, held, clock.now());
+      return this.pollLater(order, job, "waiting for a supplier's circuit breaker");
+    }
+    return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job, lastFailure.ours ? null : lastFailure.message);
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {
@@ -162,19 +178,20 @@ export class FulfilOrder {
     return { retryAt: now + delay, error };
   }
 
-  private async succeed(order: FulfilmentOrder, voucherCode: string | undefined, job: FulfilJob): Promise<Next> {
+  private async succeed(order: FulfilmentOrder, { voucherCode, supplierSerial, supplierMessage }: UpstreamSuccess, job: FulfilJob): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
     const now = this.deps.clock.now();
-    const settled = await this.deps.repo.succeed(order.id, serial, now, job);
+    const settled = await this.deps.repo.succeed(order.id, serial, now, job, { serial: supplierSerial, message: supplierMessage });
     if (settled) this.settledNow(order, job, now, 'success', null);
     return { done: true, settled };
   }
 
-  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: FulfilJob): Promise<Next> {
+  /** `message`: the supplier's words, kept on the order for the operator (supplierMessage: unless they are the platform's own). */
+  private async fail(order: FulfilmentOrder, code: FailureCode | null, message: string | null, job: FulfilJob, supplierMessage = message): Promise<Next> {
     const { repo, clock } = this.deps;
     const failure = classifyFailure({ code, upstreamMessage: message, limitGated: order.limitGated, checkerVerified: order.checkerVerified, supplierNames: await repo.supplierNames() });
     const now = clock.now();
-    const settled = await repo.fail(order.id, failure, now, job);
+    const settled = await repo.fail(order.id, failure, now, job, { message: supplierMessage });
     if (settled) this.settledNow(order, job, now, 'failed', failure.code);
     return { done: true, settled };
   }

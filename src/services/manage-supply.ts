@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { AuditRepo, type AuditEntry } from '../store/audit-repo.js';
 import type { DB } from '../store/schema.js';
 import { SupplyRepo } from '../store/supply-repo.js';
+import { SupplierBreakerRepo } from '../store/supplier-breaker-repo.js';
 import type { Clock, CurrencySettings, IdGenerator } from './ports.js';
 import { minorUnits } from './operator/money-input.js';
 import { toMajor } from '../domain/money.js';
@@ -150,6 +151,21 @@ export class ManageSupply {
       });
       const after = (await supply.listSuppliers(before.id))[0]!;
       await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: serviceState(before), after: serviceState(after) });
+      return after;
+    });
+  }
+
+  /**
+   * The operator closes a supplier's circuit breaker by hand (its run of failures
+   * forgotten): new orders are taken and sent there at once.
+   */
+  async resetBreaker(idOrName: string, actor: Actor) {
+    return this.change(actor, async (supply, audit, trx) => {
+      const before = await this.supplier(supply, idOrName);
+      await new SupplierBreakerRepo(trx).reset(before.id, this.deps.clock.now());
+      const after = (await supply.listSuppliers(before.id))[0]!;
+      const view = (s: typeof before) => ({ breaker: s.breaker.state, reason: s.breaker.reason, consecutive_failures: s.consecutiveFailures, last_error: s.lastError });
+      await audit({ action: 'supplier.breaker_reset', targetKind: 'supplier', targetId: before.id, before: view(before), after: view(after) });
       return after;
     });
   }

@@ -30,17 +30,20 @@ export class RefreshSupply {
     const health: RefreshResult['suppliers'] = [];
     for (const s of await supply.enabledSuppliers()) {
       let state: 'up' | 'down' | 'maintenance';
+      // A check that throws says why (the adapter names the cause: e.g. our IP not whitelisted).
+      let why = 'unreachable';
       try {
         state = await suppliers({ supplierId: s.id, adapter: s.adapter }).health();
-      } catch {
+      } catch (e) {
         state = 'down';
+        why = (e as Error).message;
       }
       health.push({ id: s.id, name: s.name, health: state });
       // Maintenance is the supplier's own word and closes the gate at once; an unreachable
       // supplier only counts one more failure, so a single blip never refuses orders.
       if (state === 'up') await fulfilment.recordSupplierResult(s.id, true, null, clock.now());
       else if (state === 'maintenance') await fulfilment.markSupplierUnavailable(s.id, state, clock.now());
-      else await fulfilment.recordSupplierResult(s.id, false, 'health check: unreachable', clock.now());
+      else await fulfilment.recordSupplierResult(s.id, false, `health check: ${why}`, clock.now());
     }
     let checkFailed = false;
     let routesChecked = 0;

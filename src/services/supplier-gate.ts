@@ -3,7 +3,7 @@ import type { CatalogCache } from './catalog-cache.js';
 
 /**
  * The supplier gate at order time: some enabled route must lead to a supplier that is
- * accepting orders (enabled, not in maintenance, not failing several times in a row).
+ * accepting orders (enabled, not in maintenance, its circuit breaker not open).
  */
 export class SupplierGate {
   constructor(private readonly catalog: CatalogCache) {}

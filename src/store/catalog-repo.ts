@@ -1,9 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import type { Tier } from './resellers-repo.js';
+import { DEFAULT_BREAKER } from '../domain/supplier-breaker.js';
+import { breakerAdmits } from './supplier-breaker-repo.js';
 
-/** A supplier failing this many times in a row is treated as unreachable by the gate. */
-export const UNREACHABLE_AFTER = 3;
+/** A supplier failing this many times in a row opens its breaker (by default): the gate closes. */
+export const UNREACHABLE_AFTER = DEFAULT_BREAKER.failuresToOpen;
 /** system_state key present while the last availability refresh could not run. */
 export const AVAILABILITY_FAILED_KEY = 'availability.check_failed';
 
@@ -60,7 +62,7 @@ export class CatalogRepo {
       select 1 from product_routes r join suppliers s on s.id = r.supplier_id
       left join supplier_health h on h.supplier_id = s.id
       where r.product_code = p.code and r.enabled = 1 and s.enabled = 1 and s.status = 'active'
-        and coalesce(h.consecutive_failures, 0) < ${UNREACHABLE_AFTER}
+        and ${breakerAdmits}
         and (r.available is null or r.available = 1
              or exists (select 1 from system_state st where st.key = ${AVAILABILITY_FAILED_KEY}))
     ) then 1 else 0 end)`;
@@ -77,7 +79,7 @@ export class CatalogRepo {
       .where('r.enabled', '=', 1)
       .where('s.enabled', '=', 1)
       .where('s.status', '=', 'active')
-      .where(sql<boolean>`coalesce(h.consecutive_failures, 0) < ${UNREACHABLE_AFTER}`)
+      .where(breakerAdmits)
       .executeTakeFirst();
     return row !== undefined;
   }

@@ -3,7 +3,8 @@ import { REFUND_CEILING_MINOR } from '../domain/money.js';
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Failure } from '../domain/failure.js';
 import { parseRouteOptions, type RouteOptions } from '../domain/route-options.js';
-import { UNREACHABLE_AFTER } from './catalog-repo.js';
+import { SupplierBreakerRepo } from './supplier-breaker-repo.js';
+import type { BreakerSettings, BreakerState } from '../domain/supplier-breaker.js';
 import { heldJob, type HandedOffJob, type Job } from '../worker/job-contract.js';
 import type { Dialect } from './db.js';
 import { callbackGroupKeyOf, callbackJob, completeJob, enqueueCallback, JOB_KINDS, jobRow } from './jobs-repo.js';
@@ -18,6 +19,12 @@ interface SettledExtras {
   target_secret: string | null;
   /** The opened delivery as JSON (its bigints fit in JSON numbers: epoch ms, counts). */
   delivery: Delivery | null;
+}
+
+/** What the supplier said about an order, kept on it for disputes (the operator sees it; a reseller never does). */
+export interface SupplierSaid {
+  serial?: string | null;
+  message?: string | null;
 }
 
 /** The job settling an order: its lease (if the runner gave one) and its row. */
@@ -58,11 +65,14 @@ export interface UsableRoute {
   cost: number | null;
   options: RouteOptions;
   /**
-   * The supplier's health row showed a run of failures (or an error) when the route was
-   * read: only then does a success write it (supplierAnswered). A failure another worker
-   * records after that read stays until the next success that reads it.
+   * The supplier's health row showed a run of failures (or an error, or a half-open breaker
+   * counting probe answers) when the route was read: only then does a success write it
+   * (supplierAnswered). A failure another worker records after that read stays until the
+   * next success that reads it.
    */
   failing: boolean;
+  /** The supplier's circuit breaker as read with the route (src/domain/supplier-breaker.ts). */
+  breaker: BreakerState;
 }
 
 /** Store side of fulfilment: read the order and its routes, record progress, finish it. */
@@ -71,7 +81,13 @@ export class FulfilmentRepo {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect?: Dialect,
-  ) {}
+    breaker?: BreakerSettings,
+  ) {
+    this.breaker = new SupplierBreakerRepo(db, breaker);
+  }
+
+  /** Every health report goes through the supplier's circuit breaker. */
+  readonly breaker: SupplierBreakerRepo;
 
   private orderQuery(id: string) {
     return this.db
@@ -93,7 +109,8 @@ export class FulfilmentRepo {
       .innerJoin('suppliers as s', 's.id', 'r.supplier_id')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
       .select(['s.id', 's.name', 's.adapter', 'r.supplier_sku', 'r.cost', 'r.options'])
-      .select(sql<boolean>`coalesce(h.consecutive_failures <> 0 or h.last_error is not null, false)`.as('failing'))
+      .select(sql<boolean>`coalesce(h.consecutive_failures <> 0 or h.last_error is not null or h.breaker = 'half_open', false)`.as('failing'))
+      .select(sql<BreakerState>`coalesce(h.breaker, 'closed')`.as('breaker'))
       .where('r.product_code', '=', productCode)
       .where('r.enabled', '=', 1)
       .where('s.enabled', '=', 1)
@@ -125,7 +142,7 @@ export class FulfilmentRepo {
   async supplierRoute(supplierId: string, sku: string, productCode: string): Promise<UsableRoute> {
     const s = await this.db.selectFrom('suppliers').select(['id', 'name', 'adapter']).where('id', '=', supplierId).executeTakeFirstOrThrow();
     const r = await this.db.selectFrom('product_routes').select(['cost', 'options']).where('supplier_id', '=', supplierId).where('supplier_sku', '=', sku).where('product_code', '=', productCode).executeTakeFirst();
-    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku, cost: r ? Number(r.cost) : null, options: parseRouteOptions(r?.options), failing: true };
+    return { supplierId: s.id, supplierName: s.name, adapter: s.adapter, sku, cost: r ? Number(r.cost) : null, options: parseRouteOptions(r?.options), failing: true, breaker: 'closed' };
   }
 
   /** An upstream told us an order moved: run its fulfilment job now instead of at the next poll. */
@@ -183,12 +200,12 @@ export class FulfilmentRepo {
    * Returns the callback job (leased to the settling job's runner when it holds a lease),
    * or null if the order was no longer processing.
    */
-  async succeed(orderId: string, serial: string, now: number, job?: SettlingJob): Promise<Settled | null> {
-    if (this.dialect === 'postgres') return this.succeedInOneStatement(orderId, serial, now, job);
+  async succeed(orderId: string, serial: string, now: number, job?: SettlingJob, said: SupplierSaid = {}): Promise<Settled | null> {
+    if (this.dialect === 'postgres') return this.succeedInOneStatement(orderId, serial, now, job, said);
     return this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('orders')
-        .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now })
+        .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now, supplier_serial: said.serial ?? null, supplier_message: said.message ?? null })
         .where('id', '=', orderId)
         .where('status', '=', 'processing')
         .returning('reseller_id')
@@ -226,14 +243,15 @@ export class FulfilmentRepo {
    * the attempt needs (order, callback URL, newest key) as the job's `prepared` data, read
    * in the same snapshot. The callback can then leave with no further round trip.
    */
-  private async succeedInOneStatement(orderId: string, serial: string, now: number, settling?: SettlingJob): Promise<Settled | null> {
+  private async succeedInOneStatement(orderId: string, serial: string, now: number, settling?: SettlingJob, said: SupplierSaid = {}): Promise<Settled | null> {
     const job = callbackJob({ orderId, resellerId: '', requestId: settling?.payload?.requestId }, now, settling?.lease); // group key: from the row, below
     const v = jobRow(job, now);
     // The settling job's own row goes in the same statement (one round trip less per order).
     const held = settling && heldJob(settling);
     const { rows } = await sql<Selectable<OrdersTable> & SettledExtras>`
       with settled as (
-        update orders set status = 'success', serial_number = ${serial}, completed_at = ${now}, updated_at = ${now}
+        update orders set status = 'success', serial_number = ${serial}, completed_at = ${now}, updated_at = ${now},
+          supplier_serial = ${said.serial ?? null}, supplier_message = ${said.message ?? null}
         where id = ${orderId} and status = 'processing'
         returning *
       ), job as (
@@ -266,7 +284,7 @@ export class FulfilmentRepo {
    * (docs/architecture.md, "Lock order"), so none can deadlock against another.
    * Returns the callback job as succeed() does.
    */
-  async fail(orderId: string, failure: Failure, now: number, job?: SettlingJob): Promise<Settled | null> {
+  async fail(orderId: string, failure: Failure, now: number, job?: SettlingJob, said: SupplierSaid = {}): Promise<Settled | null> {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const order = await trx.selectFrom('orders').select(['reseller_id', 'price', 'seq']).where('id', '=', orderId).where('status', '=', 'processing').executeTakeFirst();
@@ -283,7 +301,7 @@ export class FulfilmentRepo {
         if (!wallet) throw new Error(`refund of order ${orderId} would take the balance past ${REFUND_CEILING_MINOR} minor units`);
         const res = await trx
           .updateTable('orders')
-          .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now })
+          .set({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason, completed_at: now, updated_at: now, supplier_serial: said.serial ?? null, supplier_message: said.message ?? null })
           .where('id', '=', orderId)
           .where('status', '=', 'processing')
           .executeTakeFirst();
@@ -301,45 +319,31 @@ export class FulfilmentRepo {
     }
   }
 
-  /** A supplier that reports itself down or in maintenance closes the gate at once. */
+  /** A supplier that reports itself down or in maintenance opens its breaker at once. */
   async markSupplierUnavailable(supplierId: string, reason: string, now: number) {
-    await this.db
-      .insertInto('supplier_health')
-      .values({ supplier_id: supplierId, consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now })
-      .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ consecutive_failures: UNREACHABLE_AFTER, last_error: reason, updated_at: now }))
-      .execute();
+    await this.breaker.open(supplierId, reason, now);
   }
 
   /**
-   * A route's supplier answered: the success ends its run of failures. Nothing to write when
-   * the route's read showed none (UsableRoute.failing): a round trip saved per order.
+   * A route's supplier answered an order definitely: the success ends its run of failures
+   * (and counts as a half-open breaker's probe). Nothing to write when the route's read
+   * showed none (UsableRoute.failing): a round trip saved per order.
    */
   async supplierAnswered(route: Pick<UsableRoute, 'supplierId' | 'failing'>, now: number) {
-    if (route.failing) await this.recordSupplierResult(route.supplierId, true, null, now);
+    if (route.failing) await this.breaker.answered(route.supplierId, now);
   }
 
   /**
-   * Supplier health for the gate: consecutive transport failures. A success writes only
-   * when it ends a run of failures (`updated_at` is when the health last changed): every
-   * fulfilment of every worker reports to this one row, and rewriting it unchanged cost a
-   * write per fulfilled order (on PostgreSQL a commit with its WAL flush, the row's lock
-   * held meanwhile, and a dead row version).
+   * Supplier health: consecutive transport failures and unknown outcomes, which open the
+   * breaker (SupplierBreakerRepo). A success writes only when it ends a run of failures
+   * (`updated_at` is when the health last changed): every fulfilment of every worker
+   * reports to this one row, and rewriting it unchanged cost a write per fulfilled order
+   * (on PostgreSQL a commit with its WAL flush, the row's lock held meanwhile, and a dead
+   * row version).
    */
   async recordSupplierResult(supplierId: string, ok: boolean, error: string | null, now: number) {
-    if (ok) {
-      await this.db
-        .updateTable('supplier_health')
-        .set({ consecutive_failures: 0, last_error: null, updated_at: now })
-        .where('supplier_id', '=', supplierId)
-        .where((eb) => eb.or([eb('consecutive_failures', '<>', 0), eb('last_error', 'is not', null)]))
-        .execute();
-      return;
-    }
-    await this.db
-      .insertInto('supplier_health')
-      .values({ supplier_id: supplierId, consecutive_failures: 1, last_error: error, updated_at: now })
-      .onConflict((oc) => oc.column('supplier_id').doUpdateSet((eb) => ({ consecutive_failures: eb('supplier_health.consecutive_failures', '+', 1), last_error: error, updated_at: now })))
-      .execute();
+    if (ok) await this.breaker.healthy(supplierId, now);
+    else await this.breaker.failed(supplierId, error, now);
   }
 }
 
@@ -364,10 +368,12 @@ interface RouteRow {
   options: string | null;
   /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
   failing: boolean | number;
+  breaker: BreakerState;
 }
 
 const toUsableRoute = (r: RouteRow): UsableRoute => ({
   supplierId: r.id, supplierName: r.name, adapter: r.adapter, sku: r.supplier_sku, cost: Number(r.cost), options: parseRouteOptions(r.options), failing: Boolean(r.failing),
+  breaker: r.breaker,
 });
 
 /** A supplier's sealed credentials (open them with the secret box). */

@@ -21,6 +21,7 @@ import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
 import { marginRules } from './migrations/020_margin_rules.js';
 import { ordersCreated } from './migrations/024_orders_created.js';
 import { supplierRef } from './migrations/025_supplier_ref.js';
+import { supplierBreaker } from './migrations/026_supplier_breaker.js';
 import { storeSettings } from './migrations/028_store_settings.js';
 import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
@@ -52,6 +53,7 @@ function provider(db: Database): MigrationProvider {
         '020_margin_rules': marginRules,
         '024_orders_created': ordersCreated,
         '025_supplier_ref': supplierRef,
+        '026_supplier_breaker': supplierBreaker(db.dialect),
         '028_store_settings': storeSettings,
         '031_routes_tried_counts_attempts': routesTriedCountsAttempts,
         '032_operator_roles': operatorRoles,

@@ -29,6 +29,9 @@ export interface OrderFacts {
   routesTried: number;
   needsAttention: boolean;
   checkerVerified: boolean;
+  /** What the supplier said (serial number, message), kept for disputes. */
+  supplierSerial: string | null;
+  supplierMessage: string | null;
 }
 
 export type ManualRefundResult =
@@ -152,5 +155,6 @@ function toFacts(r: Selectable<OrdersTable> & { supplier_name: string | null }):
   return {
     order: toRecord(r), supplierId: r.supplier_id, supplierName: r.supplier_name, supplierSku: r.supplier_sku,
     routesTried: Number(r.routes_tried), needsAttention: Number(r.needs_attention) === 1, checkerVerified: Number(r.checker_verified) === 1,
+    supplierSerial: r.supplier_serial, supplierMessage: r.supplier_message,
   };
 }

@@ -80,7 +80,7 @@ export class OverviewRepo {
     return this.db
       .selectFrom('suppliers as s')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
-      .select(['s.id', 's.name', 's.enabled', 's.status', 's.balance', 's.balance_flagged_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at'])
+      .select(['s.id', 's.name', 's.enabled', 's.status', 's.balance', 's.balance_flagged_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at', 'h.breaker'])
       .orderBy('s.name')
       .execute();
   }

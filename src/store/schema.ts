@@ -150,6 +150,9 @@ export interface OrdersTable {
   checker_verified: Generated<number>;
   /** Per-reseller 1..N, gap-free, taken in the order transaction (migration 006). */
   seq: Generated<number | null>;
+  /** What the supplier said about the order, kept for disputes (migration 026). */
+  supplier_serial: Generated<string | null>;
+  supplier_message: Generated<string | null>;
 }
 
 export interface SupplierHealthTable {
@@ -157,6 +160,15 @@ export interface SupplierHealthTable {
   consecutive_failures: number;
   last_error: string | null;
   updated_at: number;
+  /** The circuit breaker (migration 026): closed, open or half_open. */
+  breaker: Generated<string>;
+  breaker_reason: Generated<string | null>;
+  breaker_since: Generated<number | null>;
+  /** An open breaker is probed from then on. */
+  breaker_retry_at: Generated<number | null>;
+  /** Half-open: real orders let through, and definite answers heard back. */
+  probe_orders: Generated<number>;
+  probe_answers: Generated<number>;
 }
 
 export interface SandboxOrdersTable {

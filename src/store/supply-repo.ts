@@ -1,3 +1,4 @@
+import type { BreakerState } from '../domain/supplier-breaker.js';
 import type { Kysely } from 'kysely';
 import { AVAILABILITY_FAILED_KEY } from './catalog-repo.js';
 import type { DB } from './schema.js';
@@ -112,6 +113,7 @@ export class SupplyRepo {
       .selectFrom('suppliers as s')
       .leftJoin('supplier_health as h', 'h.supplier_id', 's.id')
       .select(['s.id', 's.name', 's.adapter', 's.enabled', 's.status', 's.created_at', 'h.consecutive_failures', 'h.last_error', 'h.updated_at as health_updated_at'])
+      .select(['h.breaker', 'h.breaker_reason', 'h.breaker_since', 'h.breaker_retry_at', 'h.probe_orders', 'h.probe_answers'])
       .select(['s.balance', 's.balance_checked_at', 's.balance_threshold', 's.balance_flagged_at', 's.below_cost_policy'])
       .select((eb) => eb.selectFrom('product_routes as r').whereRef('r.supplier_id', '=', 's.id').select(eb.fn.countAll<number>().as('n')).as('route_count'));
     if (idOrName !== undefined) q = q.where((eb) => eb.or([eb('s.id', '=', idOrName), eb('s.name', '=', idOrName)]));
@@ -122,6 +124,10 @@ export class SupplyRepo {
       healthUpdatedAt: r.health_updated_at === null ? null : Number(r.health_updated_at), routeCount: Number(r.route_count ?? 0),
       balance: nullableNumber(r.balance), balanceCheckedAt: nullableNumber(r.balance_checked_at), balanceThreshold: nullableNumber(r.balance_threshold), balanceFlaggedAt: nullableNumber(r.balance_flagged_at),
       belowCostPolicy: r.below_cost_policy,
+      breaker: {
+        state: (r.breaker ?? 'closed') as BreakerState, reason: r.breaker_reason ?? null, since: nullableNumber(r.breaker_since), retryAt: nullableNumber(r.breaker_retry_at),
+        probeOrders: Number(r.probe_orders ?? 0), probeAnswers: Number(r.probe_answers ?? 0),
+      },
     }));
   }
 

@@ -47,7 +47,7 @@ describe.each(storeKinds())('operator API: GET /overview (%s)', (kind) => {
     expect(o.daily.at(-1).orders).toBe(3);
     expect(o.callbacks).toEqual({ retrying: 0, failed_24h: 0 });
     expect(o.suppliers.length).toBeGreaterThan(0);
-    expect(o.suppliers.find((x: { id: string }) => x.id === supplier.id)).toMatchObject({ enabled: true, consecutive_failures: 0, balance: 250_000, balance_flagged: true });
+    expect(o.suppliers.find((x: { id: string }) => x.id === supplier.id)).toMatchObject({ enabled: true, consecutive_failures: 0, breaker: 'closed', balance: 250_000, balance_flagged: true });
     expect(o.suppliers.filter((x: { id: string }) => x.id !== supplier.id).every((x: { balance: unknown }) => x.balance === null)).toBe(true);
   });
 

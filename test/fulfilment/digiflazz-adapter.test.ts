@@ -55,7 +55,7 @@ describe('digiflazz adapter against the fake supplier', () => {
 
   it('places with the attempt\'s reference as ref_id, max_price the route cost, the signed body, and reads the serial', async () => {
     const o = order();
-    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: expect.stringMatching(/^SN\d+$/) });
+    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: expect.stringMatching(/^SN\d+$/), supplierSerial: expect.stringMatching(/^SN\d+$/), supplierMessage: 'Transaksi Sukses' });
     const sent = fake.requests.filter((r) => r.body?.ref_id === o.reference);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toMatchObject({ username: fake.username, buyer_sku_code: 'ML-86', customer_no: o.target, max_price: 20_000 });
@@ -94,7 +94,7 @@ describe('digiflazz adapter against the fake supplier', () => {
     expect(await dz.submit(o)).toEqual({ kind: 'pending' });
     expect(await dz.status(o.reference, o)).toEqual({ kind: 'pending' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'SN-777' });
-    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'SN-777' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'SN-777', supplierSerial: 'SN-777', supplierMessage: 'Transaksi Sukses' });
     expect(fake.transactions.get(o.reference)!.checks).toBe(2);
     expect([...fake.transactions.values()].filter((t) => t.customer_no === o.target)).toHaveLength(1);
   });
@@ -115,13 +115,25 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.behaviours.set(o.target, { kind: 'success', sn: '' });
     expect(await dz.submit(o)).toMatchObject({ kind: 'unknown' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'VCHR-1234-5678' });
-    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'VCHR-1234-5678' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'VCHR-1234-5678', supplierSerial: 'VCHR-1234-5678', supplierMessage: 'Transaksi Sukses' });
   });
 
-  it('a wrong key is refused by the supplier (rc 41): the call is refused, nothing stored', async () => {
+  it("an instant product's success keeps the supplier's serial (sn) and message for disputes", async () => {
+    const o = order({ kind: 'instant' });
+    fake.behaviours.set(o.target, { kind: 'success', sn: '1234-5678-ABCD' });
+    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: '1234-5678-ABCD', supplierSerial: '1234-5678-ABCD', supplierMessage: 'Transaksi Sukses' });
+  });
+
+  it("rc 51 (destination blocked) is a definite SUPPLIER_REJECTED with the supplier's own words", async () => {
+    const o = order();
+    fake.behaviours.set(o.target, { kind: 'rc', rc: '51', status: 'Gagal', message: 'Nomor tujuan diblokir' });
+    expect(await dz.submit(o)).toEqual({ kind: 'failed', otherRoute: false, code: 'SUPPLIER_REJECTED', message: 'Nomor tujuan diblokir' });
+  });
+
+  it('a wrong key is refused by the supplier (rc 41): the call is refused, nothing stored, the cause named', async () => {
     const o = order();
     const r = await make({ apiKey: 'wrong' }).submit(o);
-    expect(r).toMatchObject({ kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE' });
+    expect(r).toMatchObject({ kind: 'refused', code: 'NO_SUPPLIER_AVAILABLE', message: 'rc 41: signature refused: check the API key (and the username) (the supplier said: "Signature Anda salah")' });
     expect(fake.transactions.has(o.reference)).toBe(false);
   });
 
@@ -131,7 +143,7 @@ describe('digiflazz adapter against the fake supplier', () => {
     const o = order();
     expect(await down.submit(o)).toMatchObject({ kind: 'refused', code: 'SUPPLIER_UNREACHABLE' });
     expect(await down.status(o.reference, o)).toMatchObject({ kind: 'refused', code: 'SUPPLIER_UNREACHABLE' });
-    expect(await down.health()).toBe('down');
+    await expect(down.health()).rejects.toThrow('the balance call did not answer: ECONNREFUSED');
   });
 
   it('an insufficient deposit (rc 44) tries the next route and reports the short deposit', async () => {
@@ -307,9 +319,11 @@ describe('digiflazz adapter against the fake supplier', () => {
       expect(deposits.at(-1)).toBe(750_000);
     });
 
-    it('is down when the account is refused (rc 45, IP not whitelisted)', async () => {
+    it('names the cause when the account is refused (rc 45: IP not whitelisted; rc 41: the key)', async () => {
       fake.failAll = '45';
-      expect(await dz.health()).toBe('down');
+      await expect(dz.health()).rejects.toThrow("the balance call was refused: rc 45: this server's IP is not whitelisted at the supplier: add it in the supplier's member area");
+      fake.failAll = null;
+      await expect(make({ apiKey: 'wrong' }).health()).rejects.toThrow('the balance call was refused: rc 41: signature refused: check the API key');
     });
 
     it('is down when most recent orders got no readable answer', async () => {
@@ -322,6 +336,8 @@ describe('digiflazz adapter against the fake supplier', () => {
       fake.releaseHeld();
       expect(await quick.health()).toBe('down');
       expect(await dz.health()).toBe('up');
+      // Said once, the window starts afresh: a closed gate sends no orders to move it.
+      expect(await quick.health()).toBe('up');
     });
   });
 });

@@ -10,15 +10,20 @@ import { storeKinds } from '../support/stores.js';
 describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    // A short breaker cool-down: a supplier back up is probed and takes orders again soon.
+    t = await startTestApp(kind, { env: { SUPPLIER_BREAKER_COOLDOWN_MS: '100', SUPPLIER_BREAKER_PROBE_ORDERS: '1' } });
     // These tests prove the callback job is written with the terminal state; delivering it
     // is the callbacks' own suite, so its handler stays out and the rows stay visible.
     delete t.platform.jobHandlers.deliver_callback;
     t.platform.startBackground();
   });
+  const untilAccepting = async (productCode: string) => {
+    for (let i = 0; i < 200 && !(await t.platform.repos.catalog.hasAcceptingRoute(productCode)); i++) await new Promise((r) => setTimeout(r, 25));
+  };
   afterEach(async () => {
     await writeSandboxSwitches(t.platform.database.db, { mode: 'up', outOfStock: [], availabilityBroken: false });
     await t.platform.refreshSupply.run();
+    await untilAccepting('FF-100');
   });
   afterAll(async () => {
     if (t) {
@@ -180,7 +185,13 @@ describe.each(storeKinds())('fulfilment with the sandbox supplier (%s)', (kind) 
       expect((await t.client.get('/products?category_slug=free-fire')).body.data.products[0].status).toBe('inactive');
       await writeSandboxSwitches(t.platform.database.db, { mode: 'up' });
       await t.platform.refreshSupply.run();
+      // The breaker stays open until its cool-down has passed and the worker's probe answered.
+      await untilAccepting('FF-100');
       expect((await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' })).status).toBe(200);
+      // Half-open until that order, the one probe order, is answered: then closed.
+      expect((await waitForTerminal(t.client, ref)).status).toBe('success');
+      const health = await t.platform.database.db.selectFrom('supplier_health as h').innerJoin('suppliers as s', 's.id', 'h.supplier_id').select('h.breaker').where('s.name', '=', 'sandbox').executeTakeFirstOrThrow();
+      expect(health.breaker).toBe('closed');
     }
   });
 

@@ -15,7 +15,8 @@ describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)
   let downstream: TestApp;
   let supplierId = '';
   beforeAll(async () => {
-    upstream = await startTestApp(kind, { worker: true, env: { SANDBOX_DELAY_MS: '50' } });
+    // A short breaker cool-down: the upstream back from maintenance takes orders again soon.
+    upstream = await startTestApp(kind, { worker: true, env: { SANDBOX_DELAY_MS: '50', SUPPLIER_BREAKER_COOLDOWN_MS: '100' } });
     downstream = await startTestApp(kind, { worker: true });
     const { db } = downstream.platform.database;
     // Set up the way an operator does (topup supplier-add-upstream / route-add).
@@ -77,6 +78,8 @@ describe.each(storeKinds())('upstream-v1 supplier against a second instance (%s)
     } finally {
       await writeSandboxSwitches(upstream.platform.database.db, { mode: 'up' });
       await upstream.platform.refreshSupply.run();
+      // Its breaker closes after the cool-down, by the worker's probe.
+      for (let i = 0; i < 200 && !(await upstream.platform.repos.catalog.hasAcceptingRoute('FF-100')); i++) await new Promise((r) => setTimeout(r, 25));
     }
   });
 

@@ -57,7 +57,7 @@ describe.each(storeKinds().filter((k) => k === 'postgres'))('one-statement and s
     // The fixture exercises every rule: the failing supplier's route is usable and flagged,
     // after the demo's routes of lower priority; disabled and maintenance ones are left out.
     const agree = a!.routes.filter((r) => r.supplierId.startsWith('agree-'));
-    expect(agree).toEqual([{ supplierId: 'agree-b', supplierName: 'Agree B', adapter: 'sandbox', sku: 'B-FF100', cost: 14_000, options: { customerNo: '{target}|{zone}', testing: true }, failing: true }]);
+    expect(agree).toEqual([{ supplierId: 'agree-b', supplierName: 'Agree B', adapter: 'sandbox', sku: 'B-FF100', cost: 14_000, options: { customerNo: '{target}|{zone}', testing: true }, failing: true, breaker: 'closed' }]);
     expect(a!.routes.length).toBeGreaterThan(1);
     expect(await oneStatement.orderWithRoutes('no-such-order')).toBeNull();
     expect(await stepwise.orderWithRoutes('no-such-order')).toBeNull();

@@ -69,6 +69,8 @@ export interface FakeDigiflazz {
   behaviours: Map<string, Behaviour>;
   /** When set, every request is refused with this rc and nothing stored (e.g. 45 caller IP not whitelisted). */
   failAll: string | null;
+  /** While true, every connection is reset after the request is read: an outage, outcome unknown. */
+  outage: boolean;
   /** The rc of a refusal for max_price (not in the protocol facts; configurable). */
   maxPriceRc: string;
   /** Minimum time between two price-list answers (rc 83 within it). */
@@ -116,6 +118,7 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
     requests: [],
     behaviours: new Map(),
     failAll: null,
+    outage: false,
     maxPriceRc: '02',
     priceListMinIntervalMs: 0,
     now: () => Date.now(),
@@ -216,6 +219,7 @@ export async function startFakeDigiflazz(opts: { username?: string; apiKey?: str
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (fake.outage) return req.socket.destroy();
       const path = (req.url ?? '').replace(/^\/v1/, '');
       let body: any;
       try {

@@ -64,3 +64,17 @@ describe('config: AUTH_FAILURES_PER_IP and AUTH_FAILURES_PER_KEY', () => {
     ]);
   });
 });
+
+describe('config: the supplier circuit breaker', () => {
+  it('defaults to a 30 s cool-down and 3 probe orders; both settable', () => {
+    expect(parseConfig(base).supplierBreaker).toEqual({ failuresToOpen: 3, cooldownMs: 30_000, probeOrders: 3 });
+    expect(parseConfig({ ...base, SUPPLIER_BREAKER_COOLDOWN_MS: '500', SUPPLIER_BREAKER_PROBE_ORDERS: '1' }).supplierBreaker).toMatchObject({ cooldownMs: 500, probeOrders: 1 });
+  });
+
+  it('refuses values out of range, saying what they take', () => {
+    expect(problemsOf({ SUPPLIER_BREAKER_COOLDOWN_MS: '10', SUPPLIER_BREAKER_PROBE_ORDERS: '0' })).toEqual([
+      'SUPPLIER_BREAKER_COOLDOWN_MS must be an integer from 100 to 3600000 (got "10")',
+      'SUPPLIER_BREAKER_PROBE_ORDERS must be an integer from 1 to 1000 (got "0")',
+    ]);
+  });
+});

@@ -21,6 +21,9 @@ export interface SubmitRequest {
 
 export type UpstreamFailure = { code: FailureCode | null; message: string | null };
 
+/** What the supplier said with a success (its serial number and message), kept on the order for disputes. */
+export type UpstreamSuccess = { voucherCode?: string; supplierSerial?: string; supplierMessage?: string };
+
 /**
  * What one supplier answer says, to a submission or a status query alike. An adapter only
  * says which answers are definite; what an answer means for the order (move on, refund,
@@ -29,7 +32,7 @@ export type UpstreamFailure = { code: FailureCode | null; message: string | null
  */
 export type SupplierAnswer =
   /** The transaction succeeded (final). */
-  | { kind: 'success'; voucherCode?: string }
+  | ({ kind: 'success' } & UpstreamSuccess)
   /** The transaction exists and is not final yet. */
   | { kind: 'pending' }
   /**

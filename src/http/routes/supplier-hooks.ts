@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ReceiveDigiflazzWebhook } from '../../services/receive-digiflazz-webhook.js';
 import type { ReceiveUpstreamCallback } from '../../services/receive-upstream-callback.js';
 
+/** Where supplierHooks() is mounted. */
+export const SUPPLIER_HOOKS_PREFIX = '/hooks';
+
+/** Where a supplier posts its callbacks to this platform (null: the sandbox posts none). */
+export const supplierHookPath = (adapter: string, supplierId: string) => (adapter === 'sandbox' ? null : `${SUPPLIER_HOOKS_PREFIX}/${adapter}/${supplierId}`);
+
 const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
 /** Inbound webhooks from suppliers (their signatures are checked by the service). */

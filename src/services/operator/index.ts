@@ -35,6 +35,8 @@ export function createOperatorServices(core: ServiceCore) {
     attention: new AttentionItems(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
+    /** The origin of URLs given out to others (a supplier's webhook URL). */
+    publicBaseUrl: core.publicBaseUrl,
   };
 }
 export type OperatorServices = ReturnType<typeof createOperatorServices>;

@@ -1,3 +1,4 @@
+import type { BreakerState } from '../../domain/supplier-breaker.js';
 import type { Clock, CurrencySettings } from '../ports.js';
 import { ALL_ORDERS, type OverviewRepo, type StatusRow } from '../../store/overview-repo.js';
 
@@ -26,6 +27,8 @@ export interface OverviewFacts {
   attentionItems: number;
   callbacks: { retrying: number; failed24h: number };
   suppliers: { id: string; name: string; enabled: boolean; status: string; consecutiveFailures: number; lastError: string | null; checkedAt: number | null;
+    /** The circuit breaker's state (src/domain/supplier-breaker.ts). */
+    breaker: BreakerState;
     /** Minor units, as the last refresh read the deposit (null: the adapter does not report one); flagged below its threshold. */
     balance: number | null; balanceFlagged: boolean }[];
   /** Minor units. */
@@ -99,7 +102,7 @@ export class Overview {
       callbacks: { retrying: callbacks.retrying, failed24h: callbacks.failed },
       suppliers: suppliers.map((s) => ({
         id: s.id, name: s.name, enabled: Number(s.enabled) === 1, status: s.status, consecutiveFailures: Number(s.consecutive_failures ?? 0),
-        lastError: s.last_error ?? null, checkedAt: s.updated_at == null ? null : Number(s.updated_at),
+        lastError: s.last_error ?? null, checkedAt: s.updated_at == null ? null : Number(s.updated_at), breaker: (s.breaker ?? 'closed') as BreakerState,
         balance: s.balance == null ? null : Number(s.balance), balanceFlagged: s.balance_flagged_at != null,
       })),
       resellerBalances: balances,

@@ -1,10 +1,10 @@
 import type { FailureCode } from '../../../domain/failure.js';
 import type { Answer, DigiflazzTransaction } from './protocol.js';
-import { RC_TABLE } from './response-codes.js';
+import { describeRc, RC_TABLE } from './response-codes.js';
 
 /** One transaction answer, read by the same rules whether it came from placing, asking again or a webhook. */
 export type Outcome =
-  | { kind: 'success'; sn: string }
+  | { kind: 'success'; sn: string; message: string | null }
   | { kind: 'pending' }
   | { kind: 'unknown'; message: string }
   | { kind: 'not-found'; message: string }
@@ -27,8 +27,10 @@ export function interpret(answer: Answer, maxPrice: number | null): Outcome {
   const tx = answer.data as DigiflazzTransaction | null;
   if (!tx || typeof tx !== 'object' || Array.isArray(tx)) return { kind: 'unknown', message: `unreadable answer (HTTP ${answer.httpStatus})` };
   const rc = typeof tx.rc === 'string' ? tx.rc : '';
-  const message = typeof tx.message === 'string' && tx.message ? tx.message : `rc ${rc || 'missing'}`;
-  if (tx.status === 'Sukses') return { kind: 'success', sn: typeof tx.sn === 'string' ? tx.sn.trim() : '' };
+  const said = typeof tx.message === 'string' && tx.message ? tx.message : null;
+  // A refusal about our account or set-up names its cause for the operator (never a reseller's reason: those rcs carry fixed failure codes).
+  const message = RC_TABLE[rc]?.cause ? describeRc(rc, said) : said ?? `rc ${rc || 'missing'}`;
+  if (tx.status === 'Sukses') return { kind: 'success', sn: typeof tx.sn === 'string' ? tx.sn.trim() : '', message: said };
   const row = RC_TABLE[rc];
   const v = row?.verdict;
   if (v?.kind === 'unknown') return { kind: 'unknown', message };

@@ -1,7 +1,8 @@
 import { customerNumber } from '../../../domain/route-options.js';
 import type { Clock } from '../../../services/ports.js';
-import type { PriceListItem, SubmitRequest, Supplier, SupplierAnswer } from '../types.js';
+import type { PriceListItem, SubmitRequest, Supplier, SupplierAnswer, UpstreamSuccess } from '../types.js';
 import { interpret, type Outcome } from './interpret.js';
+import { describeRc } from './response-codes.js';
 import { buyable, readPriceList } from './price-list.js';
 import { digiflazzSign, post, type Answer, type DigiflazzCredentials, type DigiflazzProduct } from './protocol.js';
 
@@ -22,6 +23,12 @@ export interface DigiflazzSettings {
   /** Past this age a cached price list that cannot be refreshed is no longer trusted. */
   priceListMaxAgeMs?: number;
 }
+
+/** A success as the port reports it: the sn is a voucher's code, and kept as the supplier's serial for every product. */
+const said = (o: { sn: string; message: string | null }): UpstreamSuccess => ({
+  ...(o.sn ? { voucherCode: o.sn, supplierSerial: o.sn } : {}),
+  ...(o.message ? { supplierMessage: o.message } : {}),
+});
 
 /** Of the last this many transaction calls, more than half without a readable answer: down. */
 const ERROR_WINDOW = 20;
@@ -134,14 +141,22 @@ export class DigiflazzSupplier implements Supplier {
     throw new Error(`Digiflazz price list could not be read: ${why}`);
   }
 
-  /** Down when the deposit cannot be read, the account is refused, or most recent orders got no readable answer. */
+  /**
+   * The balance call. Throws, naming the cause, when the deposit cannot be read (the
+   * account refused: rc 45, 41, ...; or no answer); down when most recent orders got no
+   * readable answer. That window is emptied once it has said so: while the breaker is open
+   * no orders are sent to refill it, and a stale window would fail every probe.
+   */
   async health(): Promise<'up' | 'down' | 'maintenance'> {
     const c = await this.credentials();
     const answer = await this.call('/cek-saldo', { cmd: 'deposit', sign: digiflazzSign(c, 'depo') });
-    if (answer.kind !== 'answer' || typeof answer.data?.deposit !== 'number') return 'down';
+    if (answer.kind !== 'answer') throw new Error(`the balance call did not answer: ${answer.message}`);
+    if (typeof answer.data?.deposit !== 'number') throw new Error(`the balance call was refused: ${describeRc(String(answer.data?.rc ?? ''), answer.data?.message)}`);
     await this.deposit?.read(Math.round(answer.data.deposit * this.settings.minorPerRupiah));
     const failures = this.recent.filter((ok) => !ok).length;
-    return this.recent.length >= ERROR_MIN_SAMPLES && failures * 2 > this.recent.length ? 'down' : 'up';
+    if (this.recent.length < ERROR_MIN_SAMPLES || failures * 2 <= this.recent.length) return 'up';
+    this.recent.length = 0;
+    return 'down';
   }
 }
 
@@ -149,7 +164,7 @@ export class DigiflazzSupplier implements Supplier {
 function answerOf(outcome: Outcome): SupplierAnswer {
   switch (outcome.kind) {
     case 'success':
-      return { kind: 'success', ...(outcome.sn ? { voucherCode: outcome.sn } : {}) };
+      return { kind: 'success', ...said(outcome) };
     case 'pending':
       return { kind: 'pending' };
     case 'unknown':

@@ -30,6 +30,8 @@ const OrderDetail = Type.Object({
   fulfilment: Type.Object({
     supplier_id: Nullable(Type.String()), supplier: Nullable(Type.String()), supplier_sku: Nullable(Type.String()),
     routes_tried: Type.Integer({ description: 'routes submitted to or passed over so far, the one in flight included' }), needs_attention: Type.Boolean(), checker_verified: Type.Boolean(),
+    supplier_serial: Nullable(Type.String({ description: "the supplier's own serial number for the order (Digiflazz: sn), also for instant products; for disputes with the supplier" })),
+    supplier_message: Nullable(Type.String({ description: "the supplier's own message with its last answer on the order (e.g. why it refused it); never shown to the reseller" })),
   }),
   ledger: Type.Array(LedgerEntry),
   callbacks: Type.Array(CallbackDelivery),
@@ -45,7 +47,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     ...summary(d),
     fulfilment: {
       supplier_id: d.supplierId, supplier: d.supplierName, supplier_sku: d.supplierSku, routes_tried: d.routesTried,
-      needs_attention: d.needsAttention, checker_verified: d.checkerVerified,
+      needs_attention: d.needsAttention, checker_verified: d.checkerVerified, supplier_serial: d.supplierSerial, supplier_message: d.supplierMessage,
     },
     ledger: d.ledger.map(present.ledgerEntry),
     callbacks: present.callbackLog(d.order, d.callbacks).deliveries,

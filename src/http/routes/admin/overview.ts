@@ -30,6 +30,7 @@ const OverviewSchema = Type.Object({
   suppliers: Type.Array(Type.Object({
     id: Type.String(), name: Type.String(), enabled: Type.Boolean(), status: Type.String(),
     consecutive_failures: Type.Integer(), last_error: Nullable(Type.String()), checked_at: Nullable(IsoTime()),
+    breaker: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: "the supplier's circuit breaker (GET /suppliers has why and since when)" }),
     balance: Nullable(Money('the deposit as the last refresh read it; null: the adapter reports none (sandbox, upstream-v1) or it was never read')),
     balance_flagged: Type.Boolean({ description: 'below its threshold, or an order was refused for a short deposit (GET /suppliers has the details)' }),
   })),
@@ -61,7 +62,7 @@ export function overviewRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
           needs_attention: f.attention, attention_items: f.attentionItems,
           callbacks: { retrying: f.callbacks.retrying, failed_24h: f.callbacks.failed24h },
           suppliers: f.suppliers.map((s) => ({
-            id: s.id, name: s.name, enabled: s.enabled, status: s.status, consecutive_failures: s.consecutiveFailures, last_error: s.lastError,
+            id: s.id, name: s.name, enabled: s.enabled, status: s.status, consecutive_failures: s.consecutiveFailures, last_error: s.lastError, breaker: s.breaker,
             checked_at: s.checkedAt === null ? null : isoMillis(s.checkedAt),
             balance: s.balance === null ? null : toMajor(s.balance, currency.decimals), balance_flagged: s.balanceFlagged,
           })),

@@ -7,6 +7,7 @@ import { IdParams, IsoTime, Money, Nullable } from '../../schemas.js';
 import { toMajor } from '../../../domain/money.js';
 import type { RouteOptions, RouteOptionsPatch } from '../../../domain/route-options.js';
 import { priceSyncView, sandboxView } from '../../supply-views.js';
+import { supplierHookPath } from '../supplier-hooks.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
@@ -35,9 +36,19 @@ const Supplier = Type.Object({
     flagged_at: Nullable(IsoTime('set when the deposit was read below the threshold or an order was refused for an insufficient deposit; cleared when a read deposit is at or above the threshold')),
   }),
   health: Type.Object({
-    consecutive_failures: Type.Integer({ description: '3 or more in a row: the supplier gate treats it as unreachable' }),
-    last_error: Nullable(Type.String()), updated_at: Nullable(IsoTime()),
+    consecutive_failures: Type.Integer({ description: 'transport failures and unknown outcomes in a row; 3 open the circuit breaker' }),
+    last_error: Nullable(Type.String({ description: 'the last failure, naming its cause where the supplier gave one (e.g. rc 45: this server\'s IP is not whitelisted at the supplier)' })),
+    updated_at: Nullable(IsoTime()),
   }),
+  breaker: Type.Object({
+    state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: 'closed: orders are taken and sent. open: the gate refuses new orders for products with no other supplier (503 ORDER_FAILED_SUPPLIER_GATE) and nothing new is sent; orders already sent are still asked about. half_open: the probe\'s balance call answered; orders are taken again and up to SUPPLIER_BREAKER_PROBE_ORDERS of them are sent; as many answers (a refusal is one; an unreachable supplier is not) close the breaker, one failure or unknown outcome opens it again' }),
+    reason: Nullable(Type.String({ description: 'why it is in this state' })),
+    since: Nullable(IsoTime('when it entered this state; null: never left closed')),
+    probe_at: Nullable(IsoTime('open: when the cool-down ends and the worker probes the supplier (its balance call)')),
+    probe_orders: Type.Integer({ description: 'half_open: orders let through so far' }),
+    probe_answers: Type.Integer({ description: 'half_open: definite answers to them so far' }),
+  }),
+  webhook_url: Nullable(Type.String({ description: 'where the supplier should post its callbacks to this platform (set it in the supplier\'s member area); built on PUBLIC_BASE_URL; null: the sandbox posts none' })),
   below_cost_policy: BelowCostPolicy,
   route_count: Type.Integer(), created_at: IsoTime(),
 });
@@ -66,9 +77,11 @@ const Switches = Type.Object({
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 type SupplierView = Awaited<ReturnType<OperatorServices['supply']['listSuppliers']>>[number];
 type RouteView = Awaited<ReturnType<OperatorServices['supply']['listRoutes']>>[number];
-const supplierView = (s: SupplierView, decimals: number) => ({
+const supplierView = (s: SupplierView, decimals: number, origin: string) => ({
   id: s.id, name: s.name, adapter: s.adapter, enabled: s.enabled, status: s.status,
   health: { consecutive_failures: s.consecutiveFailures, last_error: s.lastError, updated_at: iso(s.healthUpdatedAt) },
+  breaker: { state: s.breaker.state, reason: s.breaker.reason, since: iso(s.breaker.since), probe_at: iso(s.breaker.retryAt), probe_orders: s.breaker.probeOrders, probe_answers: s.breaker.probeAnswers },
+  webhook_url: ((path) => (path === null ? null : `${origin}${path}`))(supplierHookPath(s.adapter, s.id)),
   route_count: s.routeCount, created_at: iso(s.createdAt)!, below_cost_policy: s.belowCostPolicy,
   balance: { amount: s.balance === null ? null : toMajor(s.balance, decimals), checked_at: iso(s.balanceCheckedAt), threshold: s.balanceThreshold === null ? null : toMajor(s.balanceThreshold, decimals), flagged_at: iso(s.balanceFlaggedAt) },
 });
@@ -92,7 +105,7 @@ const GATE_NOTE = 'The supplier gate follows at once: POST /api/v1/order answers
 export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorServices) {
   const svc = services.supply;
   const switches = async (s: SandboxSwitches) => sandboxView(s, await svc.sandboxProducts());
-  const supplier = (s: SupplierView) => supplierView(s, services.currency.decimals);
+  const supplier = (s: SupplierView) => supplierView(s, services.currency.decimals, services.publicBaseUrl);
 
   kit.route({
     method: 'GET', url: '/suppliers', tag: 'Supply', summary: 'Suppliers with their service state and health (credentials are never shown)',
@@ -102,7 +115,7 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
 
   kit.route({
     method: 'POST', url: '/suppliers', tag: 'Supply', summary: 'Add a sandbox, upstream-v1 or digiflazz supplier',
-    description: 'upstream-v1 needs credentials {base_url, api_key, api_secret} (the upstream base URL and the API key and secret it issued us). digiflazz needs credentials {username, api_key} and optionally webhook_secret (the secret set with the webhook in the Digiflazz member area; the webhook URL is /hooks/digiflazz/{supplier id}) and base_url (default https://api.digiflazz.com/v1); the platform currency must be IDR. Credentials are sealed at rest and never returned. balance_threshold (digiflazz): below this deposit the supplier is flagged.',
+    description: 'upstream-v1 needs credentials {base_url, api_key, api_secret} (the upstream base URL and the API key and secret it issued us). digiflazz needs credentials {username, api_key} and optionally webhook_secret (the secret set with the webhook in the Digiflazz member area; the webhook URL is webhook_url in the answer: /hooks/digiflazz/{supplier id}) and base_url (default https://api.digiflazz.com/v1); the platform currency must be IDR. Credentials are sealed at rest and never returned. balance_threshold (digiflazz): below this deposit the supplier is flagged.',
     body: Type.Object({
       name: Type.String({ minLength: 2, maxLength: 64 }),
       adapter: Type.Union([Type.Literal('sandbox'), Type.Literal('upstream-v1'), Type.Literal('digiflazz')]),
@@ -152,6 +165,14 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
       if (state.enabled !== undefined || state.status !== undefined) s = await svc.setSupplier(params.id, state, who.operatorId);
       return { data: supplier(s!) };
     },
+  });
+
+  kit.route({
+    method: 'POST', url: '/suppliers/:id/breaker/reset', tag: 'Supply', summary: "Close a supplier's circuit breaker by hand",
+    description: 'The breaker closes and the run of failures is forgotten: new orders are taken and sent to the supplier at once (supplier.breaker_reset in the audit log). Use it when the cause is known to be fixed; otherwise the breaker probes the supplier by itself after its cool-down.',
+    params: IdParams,
+    response: Supplier, errors: ['NOT_FOUND'],
+    handler: async ({ params, who }) => ({ data: supplier(await svc.resetBreaker(params.id, who.operatorId)) }),
   });
 
   const Scalar = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]));

@@ -84,6 +84,14 @@ export const en = {
   kind_below_cost: 'Cost reached a price',
   summary: 'What happened',
   resolve: 'Resolve',
+  breaker_closed: 'Taking orders',
+  breaker_open: 'Breaker open',
+  breaker_half_open: 'Probing (half-open)',
+  breakerSince: 'since {{at}}',
+  probeAt: 'next probe {{at}}',
+  probeOrders: '{{answers}} of {{orders}} probe orders answered',
+  resetBreaker: 'Reset breaker',
+  webhookUrlOf: '{{name}}: the webhook URL to set at the supplier (callbacks to this platform):',
 };
 export const id: Messages<typeof en> = {
   title: 'Pasokan',
@@ -169,4 +177,12 @@ export const id: Messages<typeof en> = {
   kind_below_cost: 'Biaya mencapai harga',
   summary: 'Yang terjadi',
   resolve: 'Selesaikan',
+  breaker_closed: 'Menerima pesanan',
+  breaker_open: 'Pemutus terbuka',
+  breaker_half_open: 'Menguji (setengah terbuka)',
+  breakerSince: 'sejak {{at}}',
+  probeAt: 'uji berikutnya {{at}}',
+  probeOrders: '{{answers}} dari {{orders}} pesanan uji dijawab',
+  resetBreaker: 'Setel ulang pemutus',
+  webhookUrlOf: '{{name}}: URL webhook untuk diatur di pemasok (callback ke platform ini):',
 };

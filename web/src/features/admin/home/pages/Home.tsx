@@ -70,7 +70,8 @@ export default function Home() {
                     key: 'health', header: t('home.health'),
                     cell: (s) => (!s.enabled ? <Badge color="gray" variant="light">{t('home.disabled')}</Badge>
                       : s.status === 'maintenance' ? <Badge color="yellow" variant="light">{t('home.maintenance')}</Badge>
-                        : s.consecutive_failures >= 3 ? <Badge color="red" variant="light">{t('home.failing')}</Badge>
+                        : s.breaker === 'open' ? <Badge color="red" variant="light">{t('home.failing')}</Badge>
+                          : s.breaker === 'half_open' ? <Badge color="orange" variant="light">{t('home.probing')}</Badge>
                           : <Badge color="green" variant="light">{t('home.healthy')}</Badge>),
                   },
                   { key: 'fails', header: t('home.failures'), align: 'right', cell: (s) => s.consecutive_failures },

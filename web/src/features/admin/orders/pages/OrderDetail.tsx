@@ -78,6 +78,8 @@ export default function OrderDetail() {
                     {row(t('orders.routesTried'), String(o.fulfilment.routes_tried))}
                     {row(t('orders.attention'), o.fulfilment.needs_attention ? t('yes') : t('no'))}
                     {row(t('orders.checker'), o.fulfilment.checker_verified ? t('yes') : t('no'))}
+                    {row(t('orders.supplierSerial'), o.fulfilment.supplier_serial ?? '—')}
+                    {row(t('orders.supplierMessage'), o.fulfilment.supplier_message ?? '—')}
                   </Table.Tbody></Table>
                 </Card>
               </SimpleGrid>

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, NativeSelect, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +28,9 @@ function supplierBody(adapter: Adapter, v: Record<string, string>) {
   };
 }
 
-/** Suppliers with health; add one (credentials are write-only: sent, never shown again); sync a price list. */
+const BREAKER_COLOR = { closed: 'green', open: 'red', half_open: 'orange' } as const;
+
+/** Suppliers with health and circuit breaker; add one (credentials are write-only: sent, never shown again); sync a price list. */
 export function SuppliersCard() {
   const { t, i18n } = useTranslation();
   const may = useCan()('supply.manage');
@@ -45,6 +47,10 @@ export function SuppliersCard() {
     mutationFn: (v: { id: string; enabled?: boolean; status?: 'active' | 'maintenance' }) => callData(adminApi.PATCH('/suppliers/{id}', { params: { path: { id: v.id } }, body: { enabled: v.enabled, status: v.status } })),
     onSuccess: done,
   });
+  const reset = useMutation({
+    mutationFn: (id: string) => callData(adminApi.POST('/suppliers/{id}/breaker/reset', { params: { path: { id } } })),
+    onSuccess: done,
+  });
   const sync = useMutation({
     mutationFn: (s: { id: string; name: string }) => callData(adminApi.POST('/suppliers/{id}/sync', { params: { path: { id: s.id } } })).then((r) => ({ ...r, name: s.name })),
     onSuccess: done,
@@ -56,6 +62,7 @@ export function SuppliersCard() {
         {list.error ? <ErrorAlert error={list.error} /> : null}
         {patch.error ? <ErrorAlert error={patch.error} /> : null}
         {sync.error ? <ErrorAlert error={sync.error} /> : null}
+        {reset.error ? <ErrorAlert error={reset.error} /> : null}
         {sync.data ? (
           <Alert color="green" role="status">
             {t('supply.synced', { name: sync.data.name, skus: sync.data.skus, added: sync.data.added.length, removed: sync.data.removed.length, changed: sync.data.changed.length, below: sync.data.below_cost.length })}
@@ -68,14 +75,31 @@ export function SuppliersCard() {
           columns={[
             { key: 'name', header: t('supply.name'), cell: (s) => s.name },
             { key: 'adapter', header: t('supply.adapter'), cell: (s) => t(`supply.adapters.${s.adapter}`) },
-            { key: 'state', header: t('supply.state'), cell: (s) => <Badge variant="light" color={!s.enabled ? 'gray' : s.status === 'maintenance' ? 'yellow' : s.health.consecutive_failures >= 3 ? 'red' : 'green'}>{!s.enabled ? t('home.disabled') : s.status === 'maintenance' ? t('home.maintenance') : s.health.consecutive_failures >= 3 ? t('home.failing') : t('home.healthy')}</Badge> },
-            { key: 'err', header: t('home.lastError'), cell: (s) => s.health.last_error ?? '—' },
+            {
+              key: 'state', header: t('supply.state'),
+              cell: (s) => {
+                const b = s.breaker;
+                return (
+                  <Stack gap={2} miw={220} maw={300}>
+                    <Badge w="fit-content" style={{ flexShrink: 0 }} variant="light" color={!s.enabled ? 'gray' : s.status === 'maintenance' ? 'yellow' : BREAKER_COLOR[b.state]}>
+                      {!s.enabled ? t('home.disabled') : s.status === 'maintenance' ? t('home.maintenance') : t(`supply.breaker_${b.state}`)}
+                    </Badge>
+                    {b.reason ? <Text size="xs">{b.reason}</Text> : null}
+                    {b.since ? <Text size="xs" c="dimmed">{t('supply.breakerSince', { at: formatDateTime(b.since, i18n.language) })}</Text> : null}
+                    {b.state === 'open' && b.probe_at ? <Text size="xs" c="dimmed">{t('supply.probeAt', { at: formatDateTime(b.probe_at, i18n.language) })}</Text> : null}
+                    {b.state === 'half_open' ? <Text size="xs" c="dimmed">{t('supply.probeOrders', { answers: b.probe_answers, orders: b.probe_orders })}</Text> : null}
+                  </Stack>
+                );
+              },
+            },
+            { key: 'err', header: t('home.lastError'), cell: (s) => <Text size="sm" miw={200}>{s.health.last_error ?? '—'}</Text> },
             { key: 'at', header: t('home.checked'), cell: (s) => formatDateTime(s.health.updated_at, i18n.language) },
             { key: 'routes', header: t('supply.routes'), align: 'right', cell: (s) => s.route_count },
             {
               key: 'x', header: t('actions'), align: 'right',
               cell: (s) => !may ? null : (
                 <Group gap={4} justify="flex-end" wrap="nowrap">
+                  {s.breaker.state !== 'closed' ? <Button size="xs" variant="light" color="red" loading={reset.isPending && reset.variables === s.id} onClick={() => reset.mutate(s.id)}>{t('supply.resetBreaker')}</Button> : null}
                   <Button size="xs" variant="light" onClick={() => patch.mutate({ id: s.id, enabled: !s.enabled })}>{s.enabled ? t('supply.disable') : t('supply.enable')}</Button>
                   {s.adapter === 'digiflazz' ? <Button size="xs" variant="light" loading={sync.isPending && sync.variables?.id === s.id} onClick={() => sync.mutate({ id: s.id, name: s.name })}>{t('supply.sync')}</Button> : null}
                   <Button size="xs" variant="light" color="yellow" onClick={() => patch.mutate({ id: s.id, status: s.status === 'maintenance' ? 'active' : 'maintenance' })}>{s.status === 'maintenance' ? t('supply.endMaintenance') : t('supply.maintenance')}</Button>
@@ -84,6 +108,9 @@ export function SuppliersCard() {
             },
           ]}
         />
+        {(list.data?.suppliers ?? []).filter((s) => s.webhook_url).map((s) => (
+          <Text key={s.id} size="sm">{t('supply.webhookUrlOf', { name: s.name })} <Code style={{ wordBreak: 'break-all' }}>{s.webhook_url}</Code></Text>
+        ))}
         {may ? <form noValidate onSubmit={(e) => add.mutate(formValues(e), { onSuccess: () => (e.target as HTMLFormElement).reset() })}>
           <Group align="flex-start" wrap="wrap">
             <TextInput name="name" label={t('supply.name')} error={add.errors.fields.name} />
