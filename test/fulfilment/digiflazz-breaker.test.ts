@@ -100,15 +100,18 @@ describe.each(storeKinds())('digiflazz circuit breaker through the whole service
     expect((await waitForTerminal(t.client, more.ref)).status).toBe('success');
   });
 
-  it("a probe order the supplier refuses is an answer too: the half-open breaker closes, never stuck with its slot used", async () => {
-    await db().updateTable('supplier_health').set({ breaker: 'half_open', breaker_reason: 'test', breaker_since: Date.now(), breaker_retry_at: null, probe_orders: 0, probe_answers: 0 }).where('supplier_id', '=', supplierId).execute();
-    const target = randomTarget();
-    fake.behaviours.set(target, { kind: 'rc', rc: '51', status: 'Gagal', message: 'Nomor tujuan diblokir' });
-    const ref = uniqueRef('brk');
-    expect((await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target })).status).toBe(200);
-    expect((await waitForTerminal(t.client, ref)).status).toBe('failed');
-    expect((await supplier()).breaker).toMatchObject({ state: 'closed', reason: '1 probe orders answered' });
-  });
+  // rc 51: a final failure of the transaction; rc 43: the call refused, nothing stored. Both are the supplier answering.
+  for (const rc of ['51', '43']) {
+    it(`a probe order the supplier refuses (rc ${rc}) is an answer too: the half-open breaker closes, never stuck with its slot used`, async () => {
+      await db().updateTable('supplier_health').set({ breaker: 'half_open', breaker_reason: 'test', breaker_since: Date.now(), breaker_retry_at: null, probe_orders: 0, probe_answers: 0 }).where('supplier_id', '=', supplierId).execute();
+      const target = randomTarget();
+      fake.behaviours.set(target, { kind: 'rc', rc, status: 'Gagal', message: 'Ditolak' });
+      const ref = uniqueRef('brk');
+      expect((await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target })).status).toBe(200);
+      expect((await waitForTerminal(t.client, ref)).status).toBe('failed');
+      expect((await supplier()).breaker).toMatchObject({ state: 'closed', reason: '1 probe orders answered' });
+    });
+  }
 
   it('an operator resets an open breaker: orders are taken at once, and the reset is audited', async () => {
     // Open with a long cool-down: it would not heal by itself within the test.

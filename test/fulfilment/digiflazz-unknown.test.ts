@@ -111,6 +111,56 @@ describe.each(storeKinds())('digiflazz: an unknown answer is never a failure (%s
     });
   }
 
+  const breaker = () => db().selectFrom('supplier_health').select(['breaker', 'breaker_reason']).where('supplier_id', '=', supplierId).executeTakeFirstOrThrow();
+
+  it('refused status queries count towards the circuit breaker: three in a row open it, and the order is still asked about and delivered once', async () => {
+    const target = randomTarget();
+    fake.behaviours.set(target, { kind: 'pending' });
+    const orderId = await place('FF-100', target);
+    expect(await run(orderId, 0)).toMatchObject({ status: 'retry' });
+    fake.failAll = '45';
+    try {
+      for (let attempt = 1; attempt <= 3; attempt++) expect(await run(orderId, attempt)).toMatchObject({ status: 'retry' });
+    } finally {
+      fake.failAll = null;
+    }
+    expect(await breaker()).toMatchObject({ breaker: 'open', breaker_reason: expect.stringContaining("status query refused: rc 45: this server's IP is not whitelisted at the supplier") });
+    expect(await ledger(orderId)).toEqual(['order_debit']);
+    // An open breaker sends no new order there, but the order it holds is still asked about.
+    await fake.settle(orderId, { status: 'Sukses', sn: 'SN-OPEN' });
+    expect(await run(orderId, 4)).toMatchObject({ status: 'done' });
+    expect(await order(orderId)).toMatchObject({ status: 'success' });
+    expect(await ledger(orderId)).toEqual(['order_debit']);
+    expect(await sandboxSaw(orderId)).toEqual([]);
+    await new FulfilmentRepo(db(), t.platform.database.dialect).breaker.reset(supplierId, Date.now());
+  });
+
+  it('an order the breaker holds back waits for it, then goes to that route, even when every later route was passed over', async () => {
+    const repo = new FulfilmentRepo(db(), t.platform.database.dialect);
+    const others = db().selectFrom('product_routes').select(['id', 'cost']).where('product_code', '=', 'FF-100').where('supplier_id', '<>', supplierId);
+    const before = await others.execute();
+    // The sandbox route behind Digiflazz costs more than the order's price: passed over untried.
+    await db().updateTable('product_routes').set({ cost: 1_000_000_000 }).where('id', 'in', before.map((r) => r.id)).execute();
+    await repo.markSupplierUnavailable(supplierId, 'the supplier reports maintenance', Date.now());
+    try {
+      const orderId = await place('FF-100', randomTarget());
+      for (let attempt = 0; attempt < 2; attempt++) {
+        expect(await run(orderId, attempt)).toMatchObject({ status: 'retry', error: "waiting for a supplier's circuit breaker" });
+        expect(await order(orderId)).toMatchObject({ status: 'processing', supplier_id: null });
+      }
+      expect(fake.transactions.has(orderId)).toBe(false);
+      await repo.breaker.reset(supplierId, Date.now());
+      expect(await run(orderId, 2)).toMatchObject({ status: 'done' });
+      expect(await order(orderId)).toMatchObject({ status: 'success', supplier_id: supplierId });
+      expect(fake.transactions.get(orderId)).toMatchObject({ status: 'Sukses' });
+      expect(await ledger(orderId)).toEqual(['order_debit']);
+      expect(await sandboxSaw(orderId)).toEqual([]);
+    } finally {
+      for (const r of before) await db().updateTable('product_routes').set({ cost: r.cost }).where('id', '=', r.id).execute();
+      await repo.breaker.reset(supplierId, Date.now());
+    }
+  });
+
   it('a second route at the same Digiflazz account, after rc 53 on the first, is placed under its own ref_id', async () => {
     const target = randomTarget();
     const orderId = await place('FF-310', target);
