@@ -121,6 +121,8 @@ export class FulfilOrder {
       }
       if (!(await repo.breaker.admit(route.supplierId, route.breaker))) {
         // Open, or half-open with its probe orders out: not sent there now, and never failed for it.
+        // A resubmission under the attempt's own reference waits for that very route: only it dedups on it.
+        if (from.reuse && i === from.index) return this.pollLater(order, job, "waiting for a supplier's circuit breaker");
         held ??= i;
         continue;
       }

@@ -161,6 +161,29 @@ describe.each(storeKinds())('digiflazz: an unknown answer is never a failure (%s
     }
   });
 
+  it('a status query answered "not found" while the breaker holds that route waits for it: never sent to another route', async () => {
+    const repo = new FulfilmentRepo(db(), t.platform.database.dialect);
+    const target = randomTarget();
+    fake.behaviours.set(target, { kind: 'pending' });
+    const orderId = await place('FF-100', target);
+    expect(await run(orderId, 0)).toMatchObject({ status: 'retry' });
+    await repo.markSupplierUnavailable(supplierId, 'the supplier reports maintenance', Date.now());
+    fake.failAll = '50';
+    try {
+      expect(await run(orderId, 1)).toMatchObject({ status: 'retry', error: "waiting for a supplier's circuit breaker" });
+    } finally {
+      fake.failAll = null;
+      await repo.breaker.reset(supplierId, Date.now());
+    }
+    expect(await order(orderId)).toMatchObject({ status: 'processing', supplier_id: supplierId, supplier_ref: orderId });
+    expect(await sandboxSaw(orderId)).toEqual([]);
+    await fake.settle(orderId, { status: 'Sukses', sn: 'SN-HELD' });
+    expect(await run(orderId, 2)).toMatchObject({ status: 'done' });
+    expect(await order(orderId)).toMatchObject({ status: 'success', supplier_ref: orderId });
+    expect(await ledger(orderId)).toEqual(['order_debit']);
+    expect(await sandboxSaw(orderId)).toEqual([]);
+  });
+
   it('a second route at the same Digiflazz account, after rc 53 on the first, is placed under its own ref_id', async () => {
     const target = randomTarget();
     const orderId = await place('FF-310', target);
