@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB, SessionSubject } from './schema.js';
 
 /** Operator accounts, dashboard passwords of resellers, and sign-in sessions. */
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
 
   async operatorCount(): Promise<number> {
     const row = await this.db.selectFrom('operators').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -20,7 +20,7 @@ export class AccountsRepo {
 
   /** Every operator, oldest first (the console's list); never the password hash. */
   async listOperators() {
-    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).orderBy('created_at').orderBy('id').execute();
+    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at', 'language']).orderBy('created_at').orderBy('id').execute();
   }
 
   async operatorPasswordHash(id: string) {

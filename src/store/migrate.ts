@@ -20,6 +20,7 @@ import { supplierSettings } from './migrations/018_supplier_settings.js';
 import { ordersRefPrefix } from './migrations/019_orders_ref_prefix.js';
 import { marginRules } from './migrations/020_margin_rules.js';
 import { ordersCreated } from './migrations/024_orders_created.js';
+import { notifications } from './migrations/033_notifications.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -47,6 +48,7 @@ function provider(db: Database): MigrationProvider {
         '019_orders_ref_prefix': ordersRefPrefix(db.dialect),
         '020_margin_rules': marginRules,
         '024_orders_created': ordersCreated,
+        '033_notifications': notifications,
       };
     },
   };

@@ -69,4 +69,5 @@ export const JSON_API_TAGS: Record<string, string> = {
   Resellers: 'Reseller accounts: approval, suspension, tier and wallet.',
   'Reseller settings': 'A reseller\'s keys, IP whitelist, callback URL, catalogs and invitations.',
   Supply: 'Suppliers, supply routes, availability and the sandbox supplier.',
+  Messages: 'Email to people (the outbox): what was sent or kept, and resending.',
 };

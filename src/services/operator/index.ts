@@ -15,6 +15,7 @@ import { OverviewRepo } from '../../store/overview-repo.js';
 import { MarginRules } from './margin-rules.js';
 import { AttentionItems } from './attention-items.js';
 import { ImportSupplierSkus } from '../import-supplier-skus.js';
+import { OutboxMessages } from './messages.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -33,6 +34,7 @@ export function createOperatorServices(core: ServiceCore) {
     marginRules: new MarginRules(core),
     imports: new ImportSupplierSkus(core),
     attention: new AttentionItems(core),
+    messages: new OutboxMessages(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };

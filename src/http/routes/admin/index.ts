@@ -16,6 +16,7 @@ import { invitationRoutes } from './invitations.js';
 import { overviewRoutes } from './overview.js';
 import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
+import { messageRoutes } from './messages.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -45,6 +46,7 @@ export function adminApi(deps: AdminApiDeps) {
     overviewRoutes(kit, deps);
     pricingRoutes(kit, deps);
     attentionRoutes(kit, deps);
+    messageRoutes(kit, deps);
   };
 }
 
