@@ -39,7 +39,7 @@ export class AccountsRepo {
 
   /** The dashboard sign-in record of a reseller (password_hash null: no dashboard access yet). */
   async resellerLogin(email: string) {
-    return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash', 'language']).where('email', '=', email).executeTakeFirst();
   }
 
   async resellerSubject(id: string) {

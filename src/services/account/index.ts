@@ -1,5 +1,6 @@
 import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
+import { PasswordResets } from '../password-reset.js';
 import { ApiKeys } from './api-keys.js';
 import { AcceptInvitation } from './invitation.js';
 import { AccountOrders } from './orders.js';
@@ -16,6 +17,7 @@ export function createAccountServices(core: ServiceCore) {
   return {
     registration: new Registration(core),
     invitation: new AcceptInvitation(core),
+    passwordResets: new PasswordResets(core),
     profile: new AccountProfile(core),
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),

@@ -1,4 +1,5 @@
 import type { ServiceCore } from '../core.js';
+import { PasswordResets } from '../password-reset.js';
 import { OperatorAccounts } from './operators.js';
 import { ManageCatalog } from './manage-catalog.js';
 import { ManageSupply } from '../manage-supply.js';
@@ -35,6 +36,7 @@ export function createOperatorServices(core: ServiceCore) {
     imports: new ImportSupplierSkus(core),
     attention: new AttentionItems(core),
     messages: new OutboxMessages(core),
+    passwordResets: new PasswordResets(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };
