@@ -9,6 +9,8 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
 
 export const routes: RouteObject[] = [
   { path: '/sign-in', ...page(() => import('../../features/admin/auth/pages/SignIn.js')) },
+  { path: '/forgot-password', ...page(() => import('../../features/admin/auth/pages/ForgotPassword.js')) },
+  { path: '/reset-password', ...page(() => import('../../features/admin/auth/pages/ResetPassword.js')) },
   {
     path: '/',
     Component: AdminFrame,
