@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, SessionSubject } from './schema.js';
+import type { DB, Language, SessionSubject } from './schema.js';
 
 /** Operator accounts, dashboard passwords of resellers, and sign-in sessions. */
 export class AccountsRepo {
@@ -30,6 +30,19 @@ export class AccountsRepo {
   async setOperatorPassword(id: string, passwordHash: string): Promise<boolean> {
     const res = await this.db.updateTable('operators').set({ password_hash: passwordHash }).where('id', '=', id).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** The language a person's messages are written in (migration 033). */
+  async setLanguage(kind: SessionSubject, id: string, language: Language): Promise<void> {
+    if (kind === 'operator') await this.db.updateTable('operators').set({ language }).where('id', '=', id).execute();
+    else await this.db.updateTable('resellers').set({ language }).where('id', '=', id).execute();
+  }
+
+  async languageOf(kind: SessionSubject, id: string): Promise<Language | null> {
+    const row = kind === 'operator'
+      ? await this.db.selectFrom('operators').select('language').where('id', '=', id).executeTakeFirst()
+      : await this.db.selectFrom('resellers').select('language').where('id', '=', id).executeTakeFirst();
+    return row?.language ?? null;
   }
 
   /** Ends every session of a subject (a password reset: whoever held a session is signed out). */

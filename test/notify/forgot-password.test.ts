@@ -46,6 +46,7 @@ describe.each(storeKinds())('forgot password, for shops and operators, with the 
 
   it('a shop resets its password once with the emailed link; its sessions end; the link does not work twice', async () => {
     const shop = await registerAccount(t, 'Forgetful shop');
+    expect((await shop.client.put('/me/language', { language: 'en' })).status).toBe(200);
     const api = dashboardClient(t);
     const asked = await api.post('/auth/forgot-password', { email: shop.email.toUpperCase() });
     expect(asked.status, asked.text).toBe(202);
@@ -92,9 +93,12 @@ describe.each(storeKinds())('forgot password, for shops and operators, with the 
   it('an operator resets through the console link; an unknown email gets the same answer and nothing is sent', async () => {
     const op = await operatorClient(t);
     const created = await t.platform.operator.operators.create(`reset-op-${kind}@example.com`, 'Reset operator');
-    await t.platform.database.db.updateTable('operators').set({ language: 'id' }).where('email', '=', created.email).execute();
     const signedIn = new JsonClient(`${t.origin}/admin/v1`);
     expect((await signedIn.signIn(created.email, created.password)).status).toBe(200);
+    // The operator chooses Indonesian in its profile.
+    expect((await signedIn.get('/me/language')).body.data).toEqual({ language: 'en' });
+    expectJsonError(await signedIn.put('/me/language', { language: 'fr' }), 400, 'VALIDATION_ERROR');
+    expect((await signedIn.put('/me/language', { language: 'id' })).body.data).toEqual({ language: 'id' });
     const admin = new JsonClient(`${t.origin}/admin/v1`);
     const known = await admin.post('/auth/forgot-password', { email: created.email });
     const unknown = await admin.post('/auth/forgot-password', { email: `nobody-${kind}@example.com` });

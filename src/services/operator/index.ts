@@ -1,5 +1,6 @@
 import type { ServiceCore } from '../core.js';
 import { PasswordResets } from '../password-reset.js';
+import { MessageLanguage } from '../message-language.js';
 import { OperatorAccounts } from './operators.js';
 import { ManageCatalog } from './manage-catalog.js';
 import { ManageSupply } from '../manage-supply.js';
@@ -37,6 +38,7 @@ export function createOperatorServices(core: ServiceCore) {
     attention: new AttentionItems(core),
     messages: new OutboxMessages(core),
     passwordResets: new PasswordResets(core),
+    language: new MessageLanguage(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
   };

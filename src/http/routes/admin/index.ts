@@ -6,6 +6,7 @@ import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
+import { languageRoutes } from '../language-routes.js';
 import { catalogRoutes } from './catalog.js';
 import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
@@ -36,6 +37,7 @@ export function adminApi(deps: AdminApiDeps) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
     passwordResetRoutes(kit, deps.services.passwordResets);
+    languageRoutes(kit, deps.services.language);
     operatorRoutes(kit, deps);
     operatorAccountRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
