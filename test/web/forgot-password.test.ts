@@ -10,7 +10,8 @@ import { browserAvailable, checkPage, ensureWebBuilt, launch, newContext, watch 
 /**
  * Issue 40's proof in Chromium: a shop and an operator who forgot their password ask for a
  * link on the sign-in page, open the link taken from the email the SMTP server received,
- * and set a new password that then signs them in.
+ * and set a new password that then signs them in; the operator then reads the outbox on the
+ * console's Messages page.
  */
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -76,6 +77,18 @@ describe.skipIf(!browserAvailable).each(storeKinds())('forgot password in a brow
       forgot: 'Lupa kata sandi?', send: 'Kirimkan tautan', sent: /tautan sedang dikirim/, newPassword: 'Kata sandi baru', set: 'Simpan kata sandi', done: /telah disimpan/,
     });
     expect((await new JsonClient(`${t.origin}/admin/v1`).signIn(created.email, 'a fresh password 42')).status).toBe(200);
+
+    // Signed in, the operator finds the reset messages on the Messages page, sent, their links withheld.
+    await page.goto('/admin/sign-in');
+    await page.getByLabel('Email').fill(created.email);
+    await page.getByLabel('Kata sandi').fill('a fresh password 42');
+    await page.getByRole('button', { name: 'Masuk' }).click();
+    await page.getByRole('link', { name: 'Pesan', exact: true }).click();
+    await checkPage(page, 'admin messages');
+    const row = page.getByRole('row').filter({ hasText: created.email });
+    await expect.poll(() => row.first().textContent()).toMatch(/Reset your password.*Terkirim/);
+    await row.first().getByRole('button', { name: 'Baca' }).click();
+    await expect.poll(() => page.getByRole('dialog').textContent()).toMatch(/withheld/);
     expect(problems).toEqual([]);
     await ctx.close();
   });

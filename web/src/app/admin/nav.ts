@@ -17,6 +17,7 @@ export const NAV: NavItem[] = [
   },
   { to: '/supply', label: 'nav.supply' },
   { to: '/audit', label: 'nav.audit' },
+  { to: '/messages', label: 'nav.messages' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
 ];

@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
       { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js')) },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
+      { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
       { path: '*', Component: NotFound },
