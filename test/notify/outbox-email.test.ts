@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectJsonError } from '../support/assertions.js';
+import { registerAccount } from '../support/dashboard.js';
 import { operatorClient, type JsonClient } from '../support/json-client.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { storeKinds } from '../support/stores.js';
@@ -105,6 +106,25 @@ describe.each(storeKinds())('the outbox sends email over SMTP with retries (%s)'
     await new Promise((r) => setTimeout(r, 200));
     expect(smtp.to(shop.email)).toHaveLength(2);
     expect(await t.platform.database.db.selectFrom('jobs').select('id').where('kind', '=', 'send_message').where('payload', 'like', `%${failed.id}%`).execute()).toEqual([]);
+  });
+
+  it('a registration reaches every active operator with a link to the shop; an invitation reaches the shop with its link', async () => {
+    const ops = (await t.platform.operator.operators.list()).filter((o: { disabledAt: number | null }) => o.disabledAt === null);
+    expect(ops.length).toBeGreaterThan(0);
+    const shop = await registerAccount(t, 'Registered shop');
+    for (const o of ops) {
+      const [mail] = await eventually(() => smtp.to(o.email).find((m) => m.subject === 'New shop registered: Registered shop') && smtp.to(o.email).filter((m) => m.subject === 'New shop registered: Registered shop'), `the registration email to ${o.email}`);
+      expect(mail!.text).toContain(`https://topup.example/admin/resellers/${shop.id}`);
+      expect(mail!.text).toContain(shop.email);
+    }
+
+    const invited = await newShop('en');
+    const inv = await op.post(`/resellers/${invited.id}/invitations`);
+    expect(inv.status, inv.text).toBe(200);
+    const [mail] = await eventually(() => smtp.to(invited.email).length > 0 && smtp.to(invited.email), 'the invitation email');
+    expect(mail!.subject).toBe(`You are invited to the dashboard of Toko ${n}`);
+    // The same link the operator was shown once.
+    expect(mail!.text).toContain(inv.body.data.link);
   });
 
   it('a message is written at most once per event and recipient, in the transaction of its event', async () => {
