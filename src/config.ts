@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SmtpSettings } from './adapters/smtp-mailer.js';
 import { MAX_EXACT_MINOR } from './domain/money.js';
 import { DEFAULT_BREAKER, type BreakerSettings } from './domain/supplier-breaker.js';
 
@@ -69,6 +70,11 @@ export interface Config {
   apiErrorLog: boolean;
   /** Prometheus metrics on their own listener (METRICS_HOST:METRICS_PORT); null: METRICS_PORT=off, nothing collected. */
   metrics: { host: string; port: number } | null;
+  /**
+   * Where email goes (SMTP_URL, or SMTP_HOST and its companions) and its sender (SMTP_FROM);
+   * null: messages are kept in the outbox and shown in the console, nothing is sent.
+   */
+  smtp: SmtpSettings | null;
 }
 
 export class ConfigError extends Error {
@@ -238,6 +244,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`PUBLIC_BASE_URL must be an origin such as https://topup.example.com, with no path (got "${raw}")`);
       return null;
     })(),
+    smtp: null,
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
     // On by default, on loopback: the figures are never served on the API's listener.
@@ -249,6 +256,34 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return { host: str('METRICS_HOST', '127.0.0.1'), port: Number.isInteger(port) && port <= 65535 ? port : 9464 };
     })(),
   };
+  config.smtp = smtpSettings(env, str, int, bool, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** SMTP_URL, or SMTP_HOST with SMTP_PORT/SECURE/USER/PASSWORD; SMTP_FROM is then required. */
+function smtpSettings(
+  env: NodeJS.ProcessEnv, str: (n: string, f: string) => string, int: (n: string, f: number, min: number, max: number) => number,
+  bool: (n: string, f: boolean) => boolean, problems: string[],
+): SmtpSettings | null {
+  const url = str('SMTP_URL', '');
+  const host = str('SMTP_HOST', '');
+  if (url === '' && host === '') {
+    for (const name of ['SMTP_FROM', 'SMTP_USER', 'SMTP_PASSWORD', 'SMTP_PORT', 'SMTP_SECURE']) {
+      if (env[name]) problems.push(`${name} is set but neither SMTP_URL nor SMTP_HOST is: set one of them, or unset ${name}`);
+    }
+    return null;
+  }
+  const from = str('SMTP_FROM', '');
+  if (!/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from.trim())) {
+    problems.push(`SMTP_FROM must be the sender's address, such as "Topup <no-reply@topup.example.com>" (got "${from}")`);
+  }
+  if (url !== '') {
+    if (host !== '') problems.push('set SMTP_URL or SMTP_HOST, not both');
+    if (!/^smtps?:\/\/[^/]/.test(url)) problems.push('SMTP_URL must be smtp://user:password@host:port or smtps://… (got a value of another form)');
+    return { url, from: from.trim() };
+  }
+  const secure = bool('SMTP_SECURE', false);
+  const user = str('SMTP_USER', '') || null;
+  return { host, port: int('SMTP_PORT', secure ? 465 : 587, 1, 65535), secure, user, password: user ? str('SMTP_PASSWORD', '') : null, from: from.trim() };
 }

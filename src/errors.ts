@@ -46,6 +46,7 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_REUSED: 422, // the Idempotency-Key was used with a different request in the last 24 h
   IDEMPOTENCY_KEY_IN_PROGRESS: 409, // a key an earlier version recorded without its answer
   INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
+  INVALID_RESET_TOKEN: 400, // a password-reset token that is unknown, used, superseded or expired (one answer for all)
   CSRF_REJECTED: 403, // a browser-session request that changes state without the CSRF token, or from another site
   SUPPLIER_UNAVAILABLE: 502, // an operator's request to a supplier (price-list sync) got no usable answer
   COST_CHANGED: 409, // a supplier SKU's cost changed since the import preview: preview again

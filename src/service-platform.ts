@@ -21,6 +21,10 @@ import { scryptHasher } from './adapters/password-hasher.js';
 import type { PrometheusMetrics } from './adapters/prometheus.js';
 import { Authenticator } from './services/authenticate.js';
 import { DeliverCallback } from './services/deliver-callback.js';
+import { SendMessage } from './services/send-message.js';
+import { Notifier } from './services/notifier.js';
+import { OutboxRepo } from './store/outbox-repo.js';
+import { createSmtpMailer } from './adapters/smtp-mailer.js';
 import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -246,6 +250,9 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger,
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
+  // Without SMTP settings messages are kept in the outbox, readable in the console.
+  const mailer = config.smtp ? await createSmtpMailer(config.smtp) : null;
+  jobHandlers[JOB_KINDS.sendMessage] = new SendMessage({ outbox: new OutboxRepo(db), mailer, from: config.smtp?.from ?? '', clock, logger }).handle;
   const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, ids, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
@@ -262,12 +269,13 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
   const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
+  // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
+  const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
-    // Invitation links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
-    publicBaseUrl: config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
+    publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }),
     wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);
@@ -353,6 +361,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
       await runner.stop();
       await metricsServer?.close();
       await apiErrorLog.close();
+      mailer?.close();
       await feed?.stop();
       await database.close();
       if (redis) redis.disconnect();

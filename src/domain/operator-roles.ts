@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   'wallet.adjust': { roles: ['owner', 'finance'], description: "credit or debit a reseller's wallet" },
   'orders.refund': { roles: ['owner', 'finance'], description: 'refund an order by hand' },
   'callbacks.resend': { roles: ['owner', 'support'], description: "resend an order's callback" },
+  'messages.resend': { roles: ['owner', 'support'], description: 'send an email of the outbox again' },
   'resellers.integration': { roles: ['owner', 'support'], description: "act for a reseller on its API keys, IP whitelist and callback URL" },
   'resellers.accounts': { roles: ['owner', 'support'], description: 'create, approve, suspend and reactivate resellers; invite them to the dashboard' },
   'resellers.pricing': { roles: ['owner', 'catalog'], description: "a reseller's tier and catalogs" },
@@ -46,6 +47,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /auth/sign-out': 'session',
   'GET /me': 'session',
   'POST /me/password': 'session',
+  'GET /me/language': 'session',
+  'PUT /me/language': 'session',
   'GET /roles': 'session',
 
   'GET /operators': 'read',
@@ -55,6 +58,9 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
 
   'GET /overview': 'read',
   'GET /audit': 'read',
+  'GET /messages': 'read',
+  'GET /messages/{id}': 'read',
+  'POST /messages/{id}/resend': 'messages.resend',
   'GET /attention-items': 'read',
   'POST /attention-items/{id}/resolve': 'attention.resolve',
 

@@ -44,6 +44,8 @@ export interface RouteDoc {
   produces: 'json' | 'csv';
   /** Operator API routes with a session: the permission and roles they need (domain/operator-roles.ts). */
   access?: RouteAccess;
+  /** The success status: 202 when the work happens later (an email sent from the outbox). */
+  status: 200 | 202;
 }
 
 export class RouteRegistry {
@@ -95,6 +97,8 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   idempotent?: boolean;
   /** 'csv': the handler returns a file (text/csv attachment) instead of the JSON envelope. */
   produces?: 'json' | 'csv';
+  /** The success status (default 200). */
+  status?: 200 | 202;
   /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
   handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown } | { file: FileAnswer }>;
 }
@@ -208,7 +212,7 @@ export function jsonApi<A extends JsonApiName>(
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
-        idempotent: spec.idempotent ?? false, access,
+        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200,
       });
       app.route({
         method: spec.method,
@@ -234,6 +238,7 @@ export function jsonApi<A extends JsonApiName>(
               .header('cache-control', 'no-store')
               .send(out.file.body);
           }
+          if (spec.status) reply.code(spec.status);
           return out.meta === undefined ? { success: true, data: out.data } : { success: true, data: out.data, meta: out.meta };
         },
       });

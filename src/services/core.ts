@@ -19,6 +19,7 @@ import type { ResendCallback } from './resend-callback.js';
 import type { ResellerQueries } from './reseller-queries.js';
 import type { SetCallbackUrl } from './set-callback-url.js';
 import type { Sessions } from './sessions.js';
+import type { Notifier } from './notifier.js';
 
 /**
  * What the operator and dashboard services are built from, assembled once by the
@@ -55,6 +56,8 @@ export interface ServiceCore {
   refreshSupply: RefreshSupply;
   /** Where people reach this service (PUBLIC_BASE_URL), for links handed out; no trailing slash. */
   publicBaseUrl: string;
+  /** Writes messages to people into the outbox, in the event's transaction. */
+  notifier: Notifier;
   /** Wakes this process's job runner after work was enqueued. */
   wake(): void;
 }

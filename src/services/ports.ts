@@ -14,3 +14,18 @@ export interface CurrencySettings {
   /** The largest amount one operation may move (a credit, a debit, a price), in minor units (MAX_OPERATION_AMOUNT). */
   maxAmount: number;
 }
+
+/** An email to send (the SMTP adapter, src/adapters/smtp-mailer.ts). */
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per outbox message: a receiver can tell a retried send from a new message. */
+  messageId: string;
+}
+
+/** Sends email; rejects when the server did not take the message. */
+export interface Mailer {
+  send(email: OutgoingEmail): Promise<void>;
+}

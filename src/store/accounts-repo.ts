@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { DB, SessionSubject } from './schema.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, Language, SessionSubject } from './schema.js';
 
 /** Operator accounts, dashboard passwords of resellers, and sign-in sessions. */
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
 
   async operatorCount(): Promise<number> {
     const row = await this.db.selectFrom('operators').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -20,7 +20,7 @@ export class AccountsRepo {
 
   /** Every operator, oldest first (the console's list); never the password hash. */
   async listOperators() {
-    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at']).orderBy('created_at').orderBy('id').execute();
+    return this.db.selectFrom('operators').select(['id', 'email', 'name', 'created_at', 'disabled_at', 'language']).orderBy('created_at').orderBy('id').execute();
   }
 
   /** The roles an operator holds (strings as stored; the domain checks them). */
@@ -58,6 +58,19 @@ export class AccountsRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
+  /** The language a person's messages are written in (migration 033). */
+  async setLanguage(kind: SessionSubject, id: string, language: Language): Promise<void> {
+    if (kind === 'operator') await this.db.updateTable('operators').set({ language }).where('id', '=', id).execute();
+    else await this.db.updateTable('resellers').set({ language }).where('id', '=', id).execute();
+  }
+
+  async languageOf(kind: SessionSubject, id: string): Promise<Language | null> {
+    const row = kind === 'operator'
+      ? await this.db.selectFrom('operators').select('language').where('id', '=', id).executeTakeFirst()
+      : await this.db.selectFrom('resellers').select('language').where('id', '=', id).executeTakeFirst();
+    return row?.language ?? null;
+  }
+
   /** Ends every session of a subject (a password reset: whoever held a session is signed out). */
   async deleteSessionsOf(kind: SessionSubject, subjectId: string) {
     await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
@@ -65,7 +78,7 @@ export class AccountsRepo {
 
   /** The dashboard sign-in record of a reseller (password_hash null: no dashboard access yet). */
   async resellerLogin(email: string) {
-    return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash', 'language']).where('email', '=', email).executeTakeFirst();
   }
 
   async resellerSubject(id: string) {

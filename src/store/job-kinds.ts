@@ -2,6 +2,7 @@
 export const JOB_KINDS = {
   fulfilOrder: 'fulfil_order',
   deliverCallback: 'deliver_callback',
+  sendMessage: 'send_message',
 } as const;
 
 /**

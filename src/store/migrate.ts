@@ -25,6 +25,7 @@ import { supplierBreaker } from './migrations/026_supplier_breaker.js';
 import { storeSettings } from './migrations/028_store_settings.js';
 import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
+import { notifications } from './migrations/033_notifications.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -57,6 +58,7 @@ function provider(db: Database): MigrationProvider {
         '028_store_settings': storeSettings,
         '031_routes_tried_counts_attempts': routesTriedCountsAttempts,
         '032_operator_roles': operatorRoles,
+        '033_notifications': notifications,
       };
     },
   };

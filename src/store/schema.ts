@@ -20,6 +20,8 @@ export interface ResellersTable {
   /** Orders / ledger entries of this reseller so far: the last seq taken (migration 006). */
   order_seq: Generated<number>;
   ledger_seq: Generated<number>;
+  /** Migration 033: the language of what the shop is sent (en | id). */
+  language: Generated<Language>;
 }
 
 export interface ApiKeysTable {
@@ -248,6 +250,8 @@ export interface OperatorsTable {
   password_hash: string;
   created_at: number;
   disabled_at: number | null;
+  /** Migration 033: the language of what the operator is sent (en | id). */
+  language: Generated<Language>;
 }
 
 /** Migration 032: the roles an operator holds (src/domain/operator-roles.ts), one row a role. */
@@ -313,6 +317,8 @@ export interface DB {
   api_errors: ApiErrorsTable;
   margin_rules: MarginRulesTable;
   attention_items: AttentionItemsTable;
+  outbox_messages: OutboxMessagesTable;
+  password_resets: PasswordResetsTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -414,4 +420,42 @@ export const ALL_ORDERS = '*';
 export interface CacheVersionsTable {
   name: string;
   version: number;
+}
+
+/** The languages messages are written in (migration 033). */
+export type Language = 'en' | 'id';
+
+export type MessageState = 'pending' | 'sent' | 'kept' | 'failed';
+
+/** Messages to people (migration 033): written with their event, sent by the worker. */
+export interface OutboxMessagesTable {
+  id: string;
+  /** The event and recipient: a message is written at most once per key. */
+  dedupe_key: string;
+  template: string;
+  recipient_kind: 'operator' | 'reseller';
+  recipient_id: string | null;
+  to_address: string;
+  language: Language;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  /** pending: to send; kept: no SMTP configured, readable in the console; failed: gave up. */
+  state: MessageState;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
+/** One-time password-reset links (migration 033); the token is stored as its sha256 only. */
+export interface PasswordResetsTable {
+  id: string;
+  subject_kind: SessionSubject;
+  subject_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }

@@ -64,8 +64,8 @@ function operation(route: RouteDoc) {
     parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query), ...(route.idempotent ? [idempotencyKey] : [])],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
     responses: {
-      200: {
-        description: 'success',
+      [route.status]: {
+        description: route.status === 202 ? 'accepted: what follows happens later' : 'success',
         headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
         content: route.produces === 'csv'
           ? { 'text/csv': { schema: { type: 'string', description: 'UTF-8 CSV with a header row, sent as an attachment' } } }

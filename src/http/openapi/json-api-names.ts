@@ -6,6 +6,8 @@
 export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   '': 'EmptyBody',
   ok: 'Ok',
+  'token,password': 'SetPasswordRequest',
+  language: 'MessageLanguage',
   'token,expires_at,csrf_token,reseller_id': 'DashboardSession',
   'value,label': 'FormOption',
   'name,label,role,type,required,placeholder,options': 'FormField',
@@ -45,6 +47,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'reseller_id,entry,balance': 'WalletChange',
   'ip,created_at': 'WhitelistEntry',
   'id,state,created_by,created_at,expires_at,used_at,revoked_at': 'Invitation',
+  'id,template,recipient_kind,recipient_id,to,language,subject,state,attempts,error,created_at,updated_at,sent_at': 'Message',
   'supplier_id,supplier,supplier_sku,routes_tried,needs_attention,checker_verified,supplier_serial,supplier_message': 'Fulfilment',
   'attempt,started_at,duration_ms,http_status,error,response_snippet': 'CallbackAttempt',
   'callback_id,round,status,url,attempts,next_attempt_at,attempt_log': 'CallbackDelivery',
@@ -70,4 +73,5 @@ export const JSON_API_TAGS: Record<string, string> = {
   Resellers: 'Reseller accounts: approval, suspension, tier and wallet.',
   'Reseller settings': 'A reseller\'s keys, IP whitelist, callback URL, catalogs and invitations.',
   Supply: 'Suppliers, supply routes, availability and the sandbox supplier.',
+  Messages: 'Email to people (the outbox): what was sent or kept, and resending.',
 };

@@ -1,5 +1,7 @@
 import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
+import { PasswordResets } from '../password-reset.js';
+import { MessageLanguage } from '../message-language.js';
 import { ApiKeys } from './api-keys.js';
 import { AcceptInvitation } from './invitation.js';
 import { AccountOrders } from './orders.js';
@@ -16,6 +18,8 @@ export function createAccountServices(core: ServiceCore) {
   return {
     registration: new Registration(core),
     invitation: new AcceptInvitation(core),
+    passwordResets: new PasswordResets(core),
+    language: new MessageLanguage(core),
     profile: new AccountProfile(core),
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),

@@ -1,6 +1,8 @@
 import { isEmail, normalizeEmail } from '../../domain/email.js';
 import { AppError } from '../../errors.js';
+import { ResellersRepo } from '../../store/resellers-repo.js';
 import type { ServiceCore } from '../core.js';
+import { MESSAGE_PATHS } from '../notifier.js';
 import { REGISTRATIONS_PER_MINUTE } from '../sessions.js';
 
 /** Long enough to resist guessing with sign-in throttled; no composition rules (NIST 800-63B). */
@@ -17,7 +19,7 @@ export function assertPasswordAcceptable(password: string, field = 'password') {
 
 /** Self-registration of a reseller in the dashboard (onboarding step 1 of the spec). */
 export class Registration {
-  constructor(private readonly core: Pick<ServiceCore, 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions' | 'notifier'>) {}
 
   /** Creates the pending account and signs it in (returns a session). */
   async register(input: { name: string; email: string; password: string }, ip: string) {
@@ -28,13 +30,18 @@ export class Registration {
     if (name === '') throw new AppError('VALIDATION_ERROR', 'name must not be blank');
     if (!isEmail(email)) throw new AppError('VALIDATION_ERROR', `"${input.email}" is not an email address`);
     assertPasswordAcceptable(input.password);
-    const { resellers, accounts } = this.core.repos;
+    const { accounts } = this.core.repos;
     const taken = () => new AppError('CONFLICT', `an account with email ${email} already exists; sign in instead`);
     if (await accounts.resellerLogin(email)) throw taken();
     const id = this.core.ids.uuid();
     const passwordHash = await this.core.hasher.hash(input.password);
     try {
-      await resellers.create({ id, name, email, ...NEW_ACCOUNT, passwordHash }, this.core.clock.now());
+      const now = this.core.clock.now();
+      const { notifier } = this.core;
+      await this.core.db.transaction().execute(async (trx) => {
+        await new ResellersRepo(trx).create({ id, name, email, ...NEW_ACCOUNT, passwordHash }, now);
+        await notifier.toOperators(trx, `reseller.registered:${id}`, { template: 'shop_registered', shopName: name, shopEmail: email, link: notifier.link(MESSAGE_PATHS.reseller(id)) }, now);
+      });
     } catch (e) {
       // Two registrations raced past the check above: the unique index decides.
       if (await accounts.resellerLogin(email)) throw taken();

@@ -1,4 +1,6 @@
 import type { ServiceCore } from '../core.js';
+import { PasswordResets } from '../password-reset.js';
+import { MessageLanguage } from '../message-language.js';
 import { OperatorAccounts } from './operators.js';
 import { ManageCatalog } from './manage-catalog.js';
 import { ManageSupply } from '../manage-supply.js';
@@ -15,6 +17,7 @@ import { OverviewRepo } from '../../store/overview-repo.js';
 import { MarginRules } from './margin-rules.js';
 import { AttentionItems } from './attention-items.js';
 import { ImportSupplierSkus } from '../import-supplier-skus.js';
+import { OutboxMessages } from './messages.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -33,6 +36,9 @@ export function createOperatorServices(core: ServiceCore) {
     marginRules: new MarginRules(core),
     imports: new ImportSupplierSkus(core),
     attention: new AttentionItems(core),
+    messages: new OutboxMessages(core),
+    passwordResets: new PasswordResets(core),
+    language: new MessageLanguage(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     currency: core.currency,
     /** The origin of URLs given out to others (a supplier's webhook URL). */

@@ -19,7 +19,7 @@ export const ACCEPT_INVITATION_PATH = '/dashboard/accept-invitation';
  * at most one link works at a time. Accepting is the dashboard's (account/invitation.ts).
  */
 export class ResellerInvitations {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'ids' | 'publicBaseUrl'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'ids' | 'publicBaseUrl' | 'notifier'>) {}
 
   private async reseller(resellerId: string) {
     const r = await this.core.repos.resellers.get(resellerId);
@@ -33,6 +33,7 @@ export class ResellerInvitations {
     const id = this.core.ids.uuid();
     const now = this.core.clock.now();
     const expiresAt = now + INVITATION_TTL_MS;
+    const link = this.core.notifier.link(ACCEPT_INVITATION_PATH, { token });
     await this.core.db.transaction().execute(async (trx) => {
       const invitations = new InvitationsRepo(trx);
       const revoked = await invitations.revokeOpen(r.id, now);
@@ -41,8 +42,10 @@ export class ResellerInvitations {
         operatorId: actor, action: 'reseller.invite', targetKind: 'reseller', targetId: r.id, before: null,
         after: { invitation_id: id, email: r.email, expires_at: expiresAt, revoked_invitations: revoked }, note,
       }, now);
+      // Emailed too; the link is still shown once to the operator, for when email is not set up.
+      await this.core.notifier.send(trx, { kind: 'reseller', id: r.id, email: r.email, language: r.language }, `reseller.invite:${id}`,
+        { template: 'reseller_invitation', shopName: r.name, link, expiresInDays: INVITATION_TTL_MS / 86_400_000 }, now);
     });
-    const link = `${this.core.publicBaseUrl}${ACCEPT_INVITATION_PATH}?token=${encodeURIComponent(token)}`;
     return { id, resellerId: r.id, email: r.email, token, link, createdAt: now, expiresAt };
   }
 

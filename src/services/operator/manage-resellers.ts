@@ -2,6 +2,7 @@ import { maskApiKey } from '../../domain/api-key.js';
 import { parsePage, type Page } from '../../domain/list-query.js';
 import { AppError } from '../../errors.js';
 import { AuditRepo } from '../../store/audit-repo.js';
+import { MESSAGE_PATHS } from '../notifier.js';
 import { isUniqueViolation } from '../../store/db.js';
 import { ResellersRepo, TIERS, type ResellerStatus, type Tier } from '../../store/resellers-repo.js';
 import type { ServiceCore } from '../core.js';
@@ -28,7 +29,7 @@ export interface ResellerSnapshot {
  * every request.
  */
 export class ManageResellers {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'ids'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'repos' | 'clock' | 'ids' | 'notifier'>) {}
 
   async search(q: { q?: string; status?: string; tier?: string; page?: string; limit?: string }) {
     const page: Page = parsePage(q);
@@ -117,10 +118,21 @@ export class ManageResellers {
         throw new AppError('INVALID_STATE', `${refusal}; this reseller is ${before.status}`);
       }
       await AuditRepo.record(trx, { operatorId: actor, action, targetKind: 'reseller', targetId: id, before, after, note }, now);
+      const told = STATUS_MESSAGES[action];
+      if (told) {
+        const { notifier } = this.core;
+        await notifier.send(trx, { kind: 'reseller', id, email: current.email, language: current.language }, `${action}:${id}:${now}`,
+          { template: 'shop_status', shopName: current.name, status: told, link: notifier.link(MESSAGE_PATHS.dashboard) }, now);
+      }
     });
     return this.view(id);
   }
 }
+
+/** The status changes the shop is told of by email (in the change's transaction). */
+const STATUS_MESSAGES: Record<string, 'approved' | 'suspended' | 'reactivated'> = {
+  'reseller.approve': 'approved', 'reseller.suspend': 'suspended', 'reseller.reactivate': 'reactivated',
+};
 
 const snapshot = (r: ResellerSnapshot): ResellerSnapshot => ({ name: r.name, email: r.email, tier: r.tier, status: r.status });
 

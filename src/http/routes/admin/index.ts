@@ -5,6 +5,8 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { passwordResetRoutes } from '../password-reset-routes.js';
+import { languageRoutes } from '../language-routes.js';
 import { catalogRoutes } from './catalog.js';
 import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
@@ -16,6 +18,7 @@ import { invitationRoutes } from './invitations.js';
 import { overviewRoutes } from './overview.js';
 import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
+import { messageRoutes } from './messages.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -33,6 +36,8 @@ export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
+    passwordResetRoutes(kit, deps.services.passwordResets);
+    languageRoutes(kit, deps.services.language);
     operatorRoutes(kit, deps);
     operatorAccountRoutes(kit, deps);
     catalogRoutes(kit, deps.services);
@@ -45,6 +50,7 @@ export function adminApi(deps: AdminApiDeps) {
     overviewRoutes(kit, deps);
     pricingRoutes(kit, deps);
     attentionRoutes(kit, deps);
+    messageRoutes(kit, deps);
   };
 }
 

@@ -4,6 +4,8 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { passwordResetRoutes } from '../password-reset-routes.js';
+import { languageRoutes } from '../language-routes.js';
 import type { Presenters } from '../../presenters.js';
 import type { CallbackTest } from '../../../services/account/callback-test.js';
 import type { ApiErrorLog } from '../../../services/api-error-log.js';
@@ -37,6 +39,8 @@ export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
+    passwordResetRoutes(kit, deps.services.passwordResets);
+    languageRoutes(kit, deps.services.language);
     accountRoutes(kit, deps);
     invitationRoutes(kit, deps);
     apiKeyRoutes(kit, deps);

@@ -2,6 +2,7 @@ import * as audit from '../../features/admin/audit/i18n.js';
 import * as auth from '../../features/admin/auth/i18n.js';
 import * as catalog from '../../features/admin/catalog/i18n.js';
 import * as home from '../../features/admin/home/i18n.js';
+import * as outbox from '../../features/admin/messages/i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
@@ -19,5 +20,6 @@ const pick = (lang: 'en' | 'id') => ({
   catalog: catalog[lang],
   supply: supply[lang],
   audit: audit[lang],
+  messages: outbox[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

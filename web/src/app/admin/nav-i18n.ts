@@ -12,6 +12,7 @@ export const en = {
   catalogs: 'Catalogs & prices',
   supply: 'Supply',
   audit: 'Audit log',
+  messages: 'Messages',
   operators: 'Operators',
   account: 'Change password',
 };
@@ -27,6 +28,7 @@ export const id: Messages<typeof en> = {
   catalogs: 'Katalog & harga',
   supply: 'Pasokan',
   audit: 'Log audit',
+  messages: 'Pesan',
   operators: 'Operator',
   account: 'Ubah kata sandi',
 };

@@ -21,6 +21,7 @@ export const NAV: AdminNavItem[] = [
   },
   { to: '/supply', label: 'nav.supply' },
   { to: '/audit', label: 'nav.audit' },
+  { to: '/messages', label: 'nav.messages' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
 ];

@@ -19,6 +19,8 @@ const page = (load: () => Promise<{ default: React.ComponentType }>, permission?
 
 export const routes: RouteObject[] = [
   { path: '/sign-in', ...page(() => import('../../features/admin/auth/pages/SignIn.js')) },
+  { path: '/forgot-password', ...page(() => import('../../features/admin/auth/pages/ForgotPassword.js')) },
+  { path: '/reset-password', ...page(() => import('../../features/admin/auth/pages/ResetPassword.js')) },
   {
     path: '/',
     Component: AdminFrame,
@@ -38,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
       { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js'), 'catalog.manage') },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
+      { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
       ...sectionRoutes(NAV),

@@ -14,6 +14,8 @@ export const routes: RouteObject[] = [
   { path: '/register', ...page(() => import('../../features/dashboard/auth/pages/Register.js')) },
   { path: '/registered', ...page(() => import('../../features/dashboard/auth/pages/Registered.js')) },
   { path: '/accept-invitation', ...page(() => import('../../features/dashboard/auth/pages/AcceptInvitation.js')) },
+  { path: '/forgot-password', ...page(() => import('../../features/dashboard/auth/pages/ForgotPassword.js')) },
+  { path: '/reset-password', ...page(() => import('../../features/dashboard/auth/pages/ResetPassword.js')) },
   {
     path: '/',
     Component: DashboardFrame,

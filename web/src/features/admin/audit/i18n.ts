@@ -26,10 +26,11 @@ export const en = {
     route: { create: 'Route added', update: 'Route changed', delete: 'Route removed', below_cost: 'Price below route cost' },
     sandbox: { update: 'Sandbox switch changed' },
     supply: { refresh: 'Supply refreshed' },
+    message: { resend: 'Message resent' },
   },
   kinds: {
     reseller: 'Reseller', order: 'Order', catalog: 'Catalog', category: 'Category', product: 'Product',
-    supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator',
+    supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator', message: 'Message',
   },
 };
 export const id: Messages<typeof en> = {
@@ -57,10 +58,11 @@ export const id: Messages<typeof en> = {
     route: { create: 'Rute ditambahkan', update: 'Rute diubah', delete: 'Rute dihapus', below_cost: 'Harga di bawah biaya rute' },
     sandbox: { update: 'Sakelar sandbox diubah' },
     supply: { refresh: 'Pasokan diperbarui' },
+    message: { resend: 'Pesan dikirim ulang' },
   },
   kinds: {
     reseller: 'Reseller', order: 'Pesanan', catalog: 'Katalog', category: 'Kategori', product: 'Produk',
-    supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator',
+    supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator', message: 'Pesan',
   },
 };
 

@@ -1,4 +1,6 @@
+import { Anchor } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { SignInPage } from '../../../../shared/auth/SignInPage.js';
@@ -12,6 +14,7 @@ export default function SignIn() {
       signIn={(body) => callData(adminApi.POST('/auth/sign-in', { body }))}
       start={start}
       words={{ title: t('auth.signIn'), expired: t('auth.expired'), email: t('auth.email'), password: t('auth.password'), submit: t('auth.signIn') }}
+      footer={<Anchor component={Link} to="/forgot-password" size="sm">{t('resetPassword.forgot')}</Anchor>}
     />
   );
 }

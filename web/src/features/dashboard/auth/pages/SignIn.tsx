@@ -14,7 +14,10 @@ export default function SignIn() {
       signIn={(body) => callData(dashboardApi.POST('/auth/sign-in', { body }))}
       start={start}
       words={{ title: t('signIn.title'), expired: t('signIn.expired'), email: t('email'), password: t('password'), submit: t('signIn.submit') }}
-      footer={<Text size="sm">{t('signIn.noAccount')} <Anchor component={Link} to="/register">{t('signIn.register')}</Anchor></Text>}
+      footer={<>
+        <Anchor component={Link} to="/forgot-password" size="sm">{t('resetPassword.forgot')}</Anchor>
+        <Text size="sm">{t('signIn.noAccount')} <Anchor component={Link} to="/register">{t('signIn.register')}</Anchor></Text>
+      </>}
     />
   );
 }

@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox';
+import type { MessageLanguage } from '../../services/message-language.js';
+import type { JsonApiKit, JsonApiName } from '../json-api.js';
+
+const Language = Type.Object({ language: Type.String({ description: 'en or id: the language of the email this person is sent', minLength: 2, maxLength: 2 }) }, { additionalProperties: false });
+
+/** The signed-in person's message language, the same on the operator and the dashboard API. */
+export function languageRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, svc: MessageLanguage) {
+  const kind = (kit.api === 'admin' ? 'operator' : 'reseller') as 'operator' | 'reseller';
+  const idOf = (who: unknown) => (kind === 'operator' ? (who as { operatorId: string }).operatorId : (who as { resellerId: string }).resellerId);
+  kit.route({
+    method: 'GET', url: '/me/language', tag: 'Session',
+    summary: 'The language of the email you are sent (en by default)',
+    response: Language,
+    handler: async ({ who }) => ({ data: { language: await svc.get(kind, idOf(who)) } }),
+  });
+  kit.route({
+    method: 'PUT', url: '/me/language', tag: 'Session',
+    summary: 'Choose the language of the email you are sent: en (English) or id (Indonesian)',
+    body: Language,
+    response: Language,
+    handler: async ({ who, body }) => ({ data: { language: await svc.set(kind, idOf(who), body.language) } }),
+  });
+}

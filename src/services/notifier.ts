@@ -1,0 +1,52 @@
+import { asLanguage, renderMessage, type MessageOf } from '../domain/message-templates.js';
+import { AccountsRepo } from '../store/accounts-repo.js';
+import type { Executor } from '../store/jobs-repo.js';
+import { enqueueMessage } from '../store/outbox-repo.js';
+import type { IdGenerator } from './ports.js';
+
+export interface Recipient {
+  kind: 'operator' | 'reseller';
+  id: string | null;
+  email: string;
+  /** The person's profile language; anything but a known one reads as English. */
+  language: string | null | undefined;
+}
+
+/** The web pages messages link to (served under the public base URL). */
+export const MESSAGE_PATHS = {
+  dashboard: '/dashboard/',
+  console: '/admin/',
+  reseller: (id: string) => `/admin/resellers/${encodeURIComponent(id)}`,
+  dashboardReset: '/dashboard/reset-password',
+  consoleReset: '/admin/reset-password',
+} as const;
+
+/**
+ * Writes messages to people into the outbox, in the transaction of the event that causes
+ * them (`db`): rendered now in the recipient's language, sent later by the worker. Each
+ * (event, recipient) is written once: `eventKey` names the event, the recipient is added.
+ */
+export class Notifier {
+  constructor(private readonly deps: { publicBaseUrl: string; ids: IdGenerator }) {}
+
+  /** An absolute link to a page of this service, from PUBLIC_BASE_URL. */
+  link(path: string, query?: Record<string, string>): string {
+    const q = query ? `?${new URLSearchParams(query).toString()}` : '';
+    return `${this.deps.publicBaseUrl}${path}${q}`;
+  }
+
+  async send(db: Executor, to: Recipient, eventKey: string, message: MessageOf, now: number): Promise<boolean> {
+    const language = asLanguage(to.language);
+    const r = renderMessage(message, language);
+    return enqueueMessage(db, {
+      id: this.deps.ids.uuid(), key: `${eventKey}|${to.kind}:${to.id ?? to.email}`, template: message.template,
+      recipientKind: to.kind, recipientId: to.id, to: to.email, language, subject: r.subject, text: r.text, html: r.html,
+    }, now);
+  }
+
+  /** The same event to every active operator (e.g. a shop registered). */
+  async toOperators(db: Executor, eventKey: string, message: MessageOf, now: number): Promise<void> {
+    const operators = (await new AccountsRepo(db).listOperators()).filter((o) => o.disabled_at === null);
+    for (const o of operators) await this.send(db, { kind: 'operator', id: o.id, email: o.email, language: o.language }, eventKey, message, now);
+  }
+}
