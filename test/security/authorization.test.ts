@@ -18,8 +18,12 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/openapi.json',
   'GET /admin/v1/openapi.json',
   'POST /admin/v1/auth/sign-in',
+  'POST /admin/v1/auth/forgot-password',
+  'POST /admin/v1/auth/reset-password',
   'GET /dashboard/v1/openapi.json',
   'POST /dashboard/v1/auth/sign-in',
+  'POST /dashboard/v1/auth/forgot-password',
+  'POST /dashboard/v1/auth/reset-password',
   'POST /dashboard/v1/auth/register',
   'POST /dashboard/v1/auth/accept-invitation',
 ];
