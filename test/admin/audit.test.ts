@@ -15,7 +15,7 @@ describe.each(storeKinds())('operator API: audit log (%s)', (kind) => {
 
   it('records who did what, newest first, with filters and paging; never a password', async () => {
     const me = (await op.get('/me')).body.data;
-    const added = await op.post('/operators', { email: 'auditor@example.com', name: 'Auditor' });
+    const added = await op.post('/operators', { email: 'auditor@example.com', name: 'Auditor', roles: ['support'] });
     expect(added.status).toBe(200);
     const second = new JsonClient(op.baseUrl);
     await second.signIn('auditor@example.com', added.body.data.password);
