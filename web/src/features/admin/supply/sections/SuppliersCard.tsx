@@ -80,7 +80,7 @@ export function SuppliersCard() {
               cell: (s) => {
                 const b = s.breaker;
                 return (
-                  <Stack gap={2} miw={220} maw={300}>
+                  <Stack gap={2} miw={150} maw={260}>
                     <Badge w="fit-content" style={{ flexShrink: 0 }} variant="light" color={!s.enabled ? 'gray' : s.status === 'maintenance' ? 'yellow' : BREAKER_COLOR[b.state]}>
                       {!s.enabled ? t('home.disabled') : s.status === 'maintenance' ? t('home.maintenance') : t(`supply.breaker_${b.state}`)}
                     </Badge>
@@ -92,13 +92,13 @@ export function SuppliersCard() {
                 );
               },
             },
-            { key: 'err', header: t('home.lastError'), cell: (s) => <Text size="sm" miw={200}>{s.health.last_error ?? '—'}</Text> },
+            { key: 'err', header: t('home.lastError'), cell: (s) => <Text size="sm" miw={140}>{s.health.last_error ?? '—'}</Text> },
             { key: 'at', header: t('home.checked'), cell: (s) => formatDateTime(s.health.updated_at, i18n.language) },
             { key: 'routes', header: t('supply.routes'), align: 'right', cell: (s) => s.route_count },
             {
               key: 'x', header: t('actions'), align: 'right',
               cell: (s) => !may ? null : (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
+                <Group gap={4} justify="flex-end" maw={240} ml="auto">
                   {s.breaker.state !== 'closed' ? <Button size="xs" variant="light" color="red" loading={reset.isPending && reset.variables === s.id} onClick={() => reset.mutate(s.id)}>{t('supply.resetBreaker')}</Button> : null}
                   <Button size="xs" variant="light" onClick={() => patch.mutate({ id: s.id, enabled: !s.enabled })}>{s.enabled ? t('supply.disable') : t('supply.enable')}</Button>
                   {s.adapter === 'digiflazz' ? <Button size="xs" variant="light" loading={sync.isPending && sync.variables?.id === s.id} onClick={() => sync.mutate({ id: s.id, name: s.name })}>{t('supply.sync')}</Button> : null}
