@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
-import { operatorClient, type JsonClient } from '../support/json-client.js';
-import { ledgerConsistent } from '../support/ledger.js';
-import { recordSecret } from '../support/log-audit.js';
+import { uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
+import { randomTarget, startDigiflazzService, type DigiflazzService } from '../support/digiflazz-service.js';
+import type { JsonClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
-import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
+import type { FakeDigiflazz } from '../support/fake-digiflazz.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-
 async function until<T>(what: string, f: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -28,6 +25,7 @@ async function until<T>(what: string, f: () => T | undefined | null | false | Pr
  * restart. An operator reset closes it at once and is audited.
  */
 describe.each(storeKinds())('digiflazz circuit breaker through the whole service (%s)', (kind) => {
+  let svc: DigiflazzService;
   let t: TestApp;
   let fake: FakeDigiflazz;
   let op: JsonClient;
@@ -37,22 +35,14 @@ describe.each(storeKinds())('digiflazz circuit breaker through the whole service
   const place = (ref = uniqueRef('brk')) => t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: randomTarget() }).then((r) => ({ ref, r }));
 
   beforeAll(async () => {
-    fake = await startFakeDigiflazz({ products: [{ buyer_sku_code: 'FF100', price: 13_000, unlimited_stock: true }] });
-    recordSecret('Digiflazz API key', fake.apiKey);
-    t = await startTestApp(kind, { worker: true, env: { SUPPLIER_BREAKER_COOLDOWN_MS: '300', SUPPLIER_BREAKER_PROBE_ORDERS: '1', FULFIL_POLL_MS: '100' } });
-    op = await operatorClient(t);
-    const created = await op.post('/suppliers', { name: 'Digiflazz', adapter: 'digiflazz', credentials: { username: fake.username, api_key: fake.apiKey, webhook_secret: fake.webhookSecret, base_url: fake.url } });
-    expect(created.status, created.text).toBe(200);
-    supplierId = created.body.data.id;
+    ({ t, fake, op, supplierId } = svc = await startDigiflazzService(kind, {
+      products: [{ buyer_sku_code: 'FF100', price: 13_000, unlimited_stock: true }],
+      env: { SUPPLIER_BREAKER_COOLDOWN_MS: '300', SUPPLIER_BREAKER_PROBE_ORDERS: '1', FULFIL_POLL_MS: '100' },
+    }));
     // FF-100 only at Digiflazz.
-    await db().updateTable('product_routes').set({ enabled: 0 }).where('product_code', '=', 'FF-100').execute();
-    expect((await op.post('/routes', { product_code: 'FF-100', supplier: 'Digiflazz', sku: 'FF100', priority: 1, cost: 13_000 })).status).toBe(200);
+    await svc.routeOnly('FF-100', 'FF100', 13_000);
   });
-  afterAll(async () => {
-    if (t) await ledgerConsistent(db());
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(async () => svc?.close());
 
   it('an outage opens the breaker; when it ends the breaker heals by itself and orders in flight are delivered once', async () => {
     expect((await supplier()).breaker).toMatchObject({ state: 'closed', reason: null, since: null });

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
-import { operatorClient, type JsonClient } from '../support/json-client.js';
-import { ledgerConsistent } from '../support/ledger.js';
-import { recordSecret } from '../support/log-audit.js';
+import { uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
+import { randomTarget, startDigiflazzService, type DigiflazzService } from '../support/digiflazz-service.js';
+import type { JsonClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
-import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
-
-const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+import type { FakeDigiflazz } from '../support/fake-digiflazz.js';
 
 /**
  * What the operator sees of a Digiflazz supplier and its orders: the supplier's serial
@@ -15,6 +12,7 @@ const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(
  * and the webhook URL to set at the supplier.
  */
 describe.each(storeKinds())('digiflazz: what the operator sees (%s)', (kind) => {
+  let svc: DigiflazzService;
   let t: TestApp;
   let fake: FakeDigiflazz;
   let op: JsonClient;
@@ -28,21 +26,14 @@ describe.each(storeKinds())('digiflazz: what the operator sees (%s)', (kind) => 
   };
 
   beforeAll(async () => {
-    fake = await startFakeDigiflazz({ products: [{ buyer_sku_code: 'FF100', price: 13_000, unlimited_stock: true }] });
-    recordSecret('Digiflazz API key', fake.apiKey);
-    t = await startTestApp(kind, { worker: true, env: { PUBLIC_BASE_URL: 'https://topup.example.com' } });
-    op = await operatorClient(t);
-    const created = await op.post('/suppliers', { name: 'Digiflazz', adapter: 'digiflazz', credentials: { username: fake.username, api_key: fake.apiKey, base_url: fake.url } });
-    expect(created.status, created.text).toBe(200);
-    supplierId = created.body.data.id;
-    await db().updateTable('product_routes').set({ enabled: 0 }).where('product_code', '=', 'FF-100').execute();
-    expect((await op.post('/routes', { product_code: 'FF-100', supplier: 'Digiflazz', sku: 'FF100', priority: 1, cost: 13_000 })).status).toBe(200);
+    ({ t, fake, op, supplierId } = svc = await startDigiflazzService(kind, {
+      products: [{ buyer_sku_code: 'FF100', price: 13_000, unlimited_stock: true }],
+      env: { PUBLIC_BASE_URL: 'https://topup.example.com' },
+      webhookSecret: false,
+    }));
+    await svc.routeOnly('FF-100', 'FF100', 13_000);
   });
-  afterAll(async () => {
-    if (t) await ledgerConsistent(db());
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(async () => svc?.close());
 
   it("the supplier's answer carries the webhook URL to set at Digiflazz; the sandbox has none", async () => {
     const list = (await op.get('/suppliers')).body.data.suppliers;

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
-import { operatorClient, type JsonClient } from '../support/json-client.js';
-import { ledgerConsistent } from '../support/ledger.js';
-import { recordSecret } from '../support/log-audit.js';
+import { uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
+import { randomTarget, startDigiflazzService, type DigiflazzService } from '../support/digiflazz-service.js';
+import type { JsonClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
-import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
-
-const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+import type { FakeDigiflazz } from '../support/fake-digiflazz.js';
 
 /**
  * Margin rules, importing Digiflazz SKUs as products (preview, then apply exactly that),
@@ -15,6 +12,7 @@ const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(
  * The tests build on each other in order.
  */
 describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)', (kind) => {
+  let svc: DigiflazzService;
   let t: TestApp;
   let fake: FakeDigiflazz;
   let op: JsonClient;
@@ -33,29 +31,18 @@ describe.each(storeKinds())('digiflazz margins, import and never below cost (%s)
   const importBody = (skus: string[], extra: Record<string, unknown> = {}) => ({ supplier: 'Digiflazz', skus, category: 'free-fire', catalog: 'Demo catalog', ...extra });
 
   beforeAll(async () => {
-    fake = await startFakeDigiflazz({
+    ({ t, fake, op, supplierId } = svc = await startDigiflazzService(kind, {
       products: [
         { buyer_sku_code: 'DZ-A', product_name: 'FF 140 Diamonds', price: 10_000, unlimited_stock: true },
         { buyer_sku_code: 'DZ-B', product_name: 'FF 355 Diamonds', price: 20_000, unlimited_stock: true, seller_product_status: false },
         { buyer_sku_code: 'DZ-C', product_name: 'FF 720 Diamonds', price: 30_000, unlimited_stock: true },
       ],
-    });
-    recordSecret('Digiflazz API key', fake.apiKey);
-    recordSecret('Digiflazz webhook secret', fake.webhookSecret);
-    t = await startTestApp(kind, { worker: true });
-    op = await operatorClient(t);
-    const created = await op.post('/suppliers', { name: 'Digiflazz', adapter: 'digiflazz', credentials: { username: fake.username, api_key: fake.apiKey, webhook_secret: fake.webhookSecret, base_url: fake.url } });
-    expect(created.status, created.text).toBe(200);
-    expect(created.body.data.below_cost_policy).toBe('disable_route');
-    supplierId = created.body.data.id;
+    }));
+    expect(svc.created.below_cost_policy).toBe('disable_route');
     demoCatalog = (await db().selectFrom('catalogs').select('id').where('name', '=', 'Demo catalog').executeTakeFirstOrThrow()).id;
     await sync();
   });
-  afterAll(async () => {
-    if (t) await ledgerConsistent(db());
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(async () => svc?.close());
 
   it('margin rules: created, replaced and deleted with audit lines; bad rules get a stable code and change nothing', async () => {
     const rule = { scope: 'category', scope_id: 'free-fire', step: 100, tiers: { gold: { percent_bp: 1000 }, platinum: { percent_bp: 700 }, diamond: { percent_bp: 500, fixed: 50 } } };

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
-import { operatorClient, type JsonClient } from '../support/json-client.js';
-import { ledgerConsistent } from '../support/ledger.js';
-import { recordSecret } from '../support/log-audit.js';
+import { uniqueRef, waitForTerminal, type TestApp } from '../support/app.js';
+import { randomTarget, startDigiflazzService, type DigiflazzService } from '../support/digiflazz-service.js';
+import type { JsonClient } from '../support/json-client.js';
 import { storeKinds } from '../support/stores.js';
-import { startFakeDigiflazz, type FakeDigiflazz } from '../support/fake-digiflazz.js';
-
-const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+import type { FakeDigiflazz } from '../support/fake-digiflazz.js';
 
 /**
  * What a price-list sync and an import leave on a Digiflazz route (issue 35 items 4 and 5):
@@ -15,6 +12,7 @@ const randomTarget = () => `3${String(Math.floor(Math.random() * 1e8)).padStart(
  * fake Digiflazz server, which refuses a price above max_price. The tests build on each other.
  */
 describe.each(storeKinds())('digiflazz: cost follows the supplier, zone games import (%s)', (kind) => {
+  let svc: DigiflazzService;
   let t: TestApp;
   let fake: FakeDigiflazz;
   let op: JsonClient;
@@ -45,7 +43,7 @@ describe.each(storeKinds())('digiflazz: cost follows the supplier, zone games im
   };
 
   beforeAll(async () => {
-    fake = await startFakeDigiflazz({
+    ({ t, fake, op, supplierId } = svc = await startDigiflazzService(kind, {
       products: [
         { buyer_sku_code: 'CF-1', product_name: 'FF 50 Diamonds', price: 10_000, unlimited_stock: true },
         { buyer_sku_code: 'CF-2', product_name: 'FF 100 Diamonds', price: 20_000, unlimited_stock: true },
@@ -54,25 +52,14 @@ describe.each(storeKinds())('digiflazz: cost follows the supplier, zone games im
         { buyer_sku_code: 'MLZ-172', product_name: 'ML 172 Diamonds', price: 36_000, unlimited_stock: true },
         { buyer_sku_code: 'ROZ-60', product_name: 'RO 60 Nyan Berry', price: 12_000, unlimited_stock: true },
       ],
-    });
-    recordSecret('Digiflazz API key', fake.apiKey);
-    recordSecret('Digiflazz webhook secret', fake.webhookSecret);
-    t = await startTestApp(kind, { worker: true });
-    op = await operatorClient(t);
-    const created = await op.post('/suppliers', { name: 'Digiflazz', adapter: 'digiflazz', credentials: { username: fake.username, api_key: fake.apiKey, webhook_secret: fake.webhookSecret, base_url: fake.url } });
-    expect(created.status, created.text).toBe(200);
-    supplierId = created.body.data.id;
+    }));
     await sync();
     // Gold (the demo reseller's tier): cost + 5 %, rounded up to 1 000: 11 000, 21 000, 32 000 (slack above the rule's minimum).
     expect((await op.post('/margin-rules', { scope: 'catalog', scope_id: 'Demo catalog', step: 1_000, tiers: { gold: { percent_bp: 500 } } })).status).toBe(200);
     const items = await importSkus(['CF-1', 'CF-2', 'CF-3'], 'free-fire');
     expect(items.map((i) => [i.sku, i.prices.gold])).toEqual([['CF-1', 11_000], ['CF-2', 21_000], ['CF-3', 32_000]]);
   });
-  afterAll(async () => {
-    if (t) await ledgerConsistent(db());
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(async () => svc?.close());
 
   it('a rise that stays below the sell price and within the margin: the route takes the new cost and orders keep being delivered', async () => {
     fake.products.get('CF-1')!.price = 10_400;
