@@ -76,11 +76,8 @@ export class FulfilOrder {
     const answer = await this.ask('status', route, order, reference, job);
     switch (answer.kind) {
       case 'success':
-        await repo.supplierAnswered(route, clock.now());
-        return this.succeed(order, answer, job);
       case 'pending':
-        await repo.supplierAnswered(route, clock.now());
-        return this.pollLater(order, job);
+        return this.answered(route, order, answer, job);
       case 'failed':
         await repo.supplierAnswered(route, clock.now());
         if (!answer.otherRoute) return this.fail(order, answer.code, answer.message, job);
@@ -132,11 +129,8 @@ export class FulfilOrder {
       const answer = await this.ask('submit', route, order, reference, job);
       switch (answer.kind) {
         case 'success':
-          await repo.supplierAnswered(route, clock.now());
-          return this.succeed(order, answer, job);
         case 'pending':
-          await repo.supplierAnswered(route, clock.now());
-          return this.pollLater(order, job);
+          return this.answered(route, order, answer, job);
         case 'not-found':
         case 'unknown': {
           // May have been taken: counts towards opening the supplier's breaker; routing-wise
@@ -166,6 +160,12 @@ export class FulfilOrder {
       return this.pollLater(order, job, "waiting for a supplier's circuit breaker");
     }
     return this.fail(order, lastFailure.code ?? 'NO_SUPPLIER_AVAILABLE', lastFailure.message, job, lastFailure.ours ? null : lastFailure.message);
+  }
+
+  /** The supplier answered for the transaction: delivered, or still working on it. */
+  private async answered(route: UsableRoute, order: FulfilmentOrder, answer: Extract<SupplierAnswer, { kind: 'success' | 'pending' }>, job: FulfilJob): Promise<Next> {
+    await this.deps.repo.supplierAnswered(route, this.deps.clock.now());
+    return answer.kind === 'success' ? this.succeed(order, answer, job) : this.pollLater(order, job);
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {

@@ -36,6 +36,22 @@ export const en = {
   states: { processing: 'Processing', success: 'Success', failed: 'Failed', refunded: 'Refunded', refused: 'Refused' },
   /** Wallet ledger entry types (both apps show them). */
   entryTypes: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
+  /** Forgot and reset password pages (both apps). */
+  resetPassword: {
+    forgot: 'Forgot password?',
+    forgotTitle: 'Forgot your password?',
+    forgotText: 'Enter the email of your account: we email you a link to choose a new password.',
+    email: 'Email',
+    send: 'Email me a link',
+    sent: 'If an account has this email, a link is on its way. It works once, for an hour.',
+    backToSignIn: 'Back to sign-in',
+    resetTitle: 'Choose a new password',
+    newPassword: 'New password',
+    hint: 'At least 10 characters. Every session of the account ends.',
+    set: 'Set the password',
+    done: 'Your password is set. Sign in with it.',
+    noToken: 'This link has no token. Open the link from the email again.',
+  },
 };
 export const id: Messages<typeof en> = {
   language: 'Bahasa',
@@ -71,4 +87,20 @@ export const id: Messages<typeof en> = {
   to: 'Sampai',
   states: { processing: 'Diproses', success: 'Berhasil', failed: 'Gagal', refunded: 'Dikembalikan', refused: 'Ditolak' },
   entryTypes: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
+  /** Forgot and reset password pages (both apps). */
+  resetPassword: {
+    forgot: 'Lupa kata sandi?',
+    forgotTitle: 'Lupa kata sandi Anda?',
+    forgotText: 'Masukkan email akun Anda: kami mengirim tautan untuk memilih kata sandi baru.',
+    email: 'Email',
+    send: 'Kirimkan tautan',
+    sent: 'Jika ada akun dengan email ini, tautan sedang dikirim. Tautan berlaku sekali, selama satu jam.',
+    backToSignIn: 'Kembali ke halaman masuk',
+    resetTitle: 'Pilih kata sandi baru',
+    newPassword: 'Kata sandi baru',
+    hint: 'Minimal 10 karakter. Semua sesi akun ini berakhir.',
+    set: 'Simpan kata sandi',
+    done: 'Kata sandi Anda telah disimpan. Silakan masuk.',
+    noToken: 'Tautan ini tidak memiliki token. Buka lagi tautan dari email.',
+  },
 };
