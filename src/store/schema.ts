@@ -187,7 +187,8 @@ export interface SystemStateTable {
   value: string;
 }
 
-export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit';
+/** deposit and deposit_reversal: money in from a deposit, and its reversal (migration 034). */
+export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit' | 'deposit' | 'deposit_reversal';
 
 export interface LedgerEntriesTable {
   id: Generated<number>;
@@ -203,6 +204,8 @@ export interface LedgerEntriesTable {
   seq: Generated<number | null>;
   /** The order's seq, set exactly when order_id is: the per-order uniqueness is keyed by it (migration 009). */
   order_seq: number | null;
+  /** The deposit a deposit or deposit_reversal entry belongs to; unique with type (migration 034). */
+  deposit_id: Generated<string | null>;
 }
 
 export interface JobsTable {
@@ -319,6 +322,8 @@ export interface DB {
   attention_items: AttentionItemsTable;
   outbox_messages: OutboxMessagesTable;
   password_resets: PasswordResetsTable;
+  bank_accounts: BankAccountsTable;
+  deposits: DepositsTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -458,4 +463,44 @@ export interface PasswordResetsTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** Migration 034: the bank accounts resellers transfer deposits to. */
+export interface BankAccountsTable {
+  id: string;
+  bank: string;
+  number: string;
+  holder: string;
+  active: number;
+  /** JSON: the column mapping of this bank's statement export; null until saved. */
+  statement_mapping: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 034: a deposit by bank transfer (a ticket) or by payment gateway. */
+export interface DepositsTable {
+  /** DEP-…, shown to people. */
+  id: string;
+  reseller_id: string;
+  channel: 'bank' | 'gateway';
+  state: string;
+  /** Minor units credited to the wallet. */
+  amount: number;
+  /** Minor units the reseller pays: amount + unique code, or amount + a fee passed on. */
+  payable: number;
+  unique_code: number | null;
+  fee: number;
+  bank_account_id: string | null;
+  sender_name: string | null;
+  method: string | null;
+  gateway_order_id: string | null;
+  gateway_url: string | null;
+  expires_at: number;
+  paid_at: number | null;
+  matched_by: string | null;
+  reference: string | null;
+  actor: string | null;
+  created_at: number;
+  updated_at: number;
 }
