@@ -4,6 +4,7 @@ import { LedgerRepo } from '../../src/store/ledger-repo.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { isUniqueViolation } from '../../src/store/unique-violation.js';
 import { publicLedgerType, storeLedgerTypes } from '../../src/domain/ledger-types.js';
+import { creditDepositIn } from '../../src/store/deposits-repo.js';
 import { createTestStore, storeKinds, type TestStore } from '../support/stores.js';
 
 /**
@@ -71,5 +72,40 @@ describe.each(storeKinds())('deposit ledger entries (%s)', (kind) => {
     await ticket('DEP-C', 'expired');
     await db.updateTable('deposits').set({ state: 'paid' }).where('id', '=', 'DEP-A').execute();
     await ticket('DEP-D', 'open');
+  });
+});
+
+describe.each(storeKinds())('creditDepositIn (%s)', (kind) => {
+  let store: TestStore | undefined;
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    await store?.drop();
+  });
+  const now = Date.UTC(2026, 10, 27, 3);
+
+  it('credits an open deposit once, however many callers race, and nothing from a closed state', async () => {
+    store = await createTestStore(kind);
+    database = openDatabase(store.config);
+    const { db } = database;
+    await migrateToLatest(database);
+    await db.insertInto('resellers').values({ id: 'r-a', name: 'a', email: 'a@x.test', tier: 'gold', status: 'active', balance: 5, callback_url: null, created_at: now, updated_at: now }).execute();
+    const deposit = (id: string, state: string) => db.insertInto('deposits').values({
+      id, reseller_id: 'r-a', channel: 'gateway', state, amount: 100_000, payable: 101_000, unique_code: null, fee: 1_000,
+      bank_account_id: null, sender_name: null, method: 'qris', gateway_order_id: id, gateway_url: null, expires_at: now, paid_at: null,
+      matched_by: null, reference: null, actor: null, created_at: now, updated_at: now,
+    }).execute();
+    await deposit('DEP-OPEN', 'open');
+    await deposit('DEP-CANCELLED', 'cancelled');
+    const credit = (id: string) => db.transaction().execute((trx) => creditDepositIn(trx, { id, matchedBy: 'gateway', reference: 'tx-1', actor: null, now }));
+    const outcomes = await Promise.allSettled([credit('DEP-OPEN'), credit('DEP-OPEN'), credit('DEP-OPEN')]);
+    const credited = outcomes.filter((o) => o.status === 'fulfilled' && o.value.credited);
+    expect(credited).toHaveLength(1);
+    expect(await credit('DEP-OPEN')).toEqual({ credited: false, state: 'paid' });
+    expect(await credit('DEP-CANCELLED')).toEqual({ credited: false, state: 'cancelled' });
+    expect(await credit('DEP-NONE')).toEqual({ credited: false, state: null });
+    expect(await new LedgerRepo(db).balance('r-a')).toBe(100_005);
+    const row = await db.selectFrom('deposits').selectAll().where('id', '=', 'DEP-OPEN').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'paid', matched_by: 'gateway', reference: 'tx-1' });
   });
 });
