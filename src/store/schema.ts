@@ -324,6 +324,7 @@ export interface DB {
   password_resets: PasswordResetsTable;
   bank_accounts: BankAccountsTable;
   deposits: DepositsTable;
+  alert_state: AlertStateTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -438,7 +439,7 @@ export interface OutboxMessagesTable {
   /** The event and recipient: a message is written at most once per key. */
   dedupe_key: string;
   template: string;
-  recipient_kind: 'operator' | 'reseller';
+  recipient_kind: 'operator' | 'reseller' | 'telegram';
   recipient_id: string | null;
   to_address: string;
   language: Language;
@@ -502,5 +503,12 @@ export interface DepositsTable {
   reference: string | null;
   actor: string | null;
   created_at: number;
+  updated_at: number;
+}
+
+/** Migration 040: what the operator-alert scan must remember between runs. */
+export interface AlertStateTable {
+  key: string;
+  value: string;
   updated_at: number;
 }
