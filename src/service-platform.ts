@@ -27,6 +27,7 @@ import { OutboxRepo } from './store/outbox-repo.js';
 import { createSmtpMailer } from './adapters/smtp-mailer.js';
 import { createTelegramSender } from './adapters/telegram.js';
 import { OperatorAlerts } from './services/operator-alerts.js';
+import { CallbackNotices } from './services/callback-notices.js';
 import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -100,6 +101,7 @@ export interface ServicePlatform {
   /** The breaker's scheduled probe (startBackground() runs it on a timer). */
   probeSuppliers: ProbeSuppliers;
   operatorAlerts: OperatorAlerts;
+  callbackNotices: CallbackNotices;
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
@@ -248,9 +250,13 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
   const callbacks = new CallbacksRepo(db, database.dialect);
   const present = presenters(currency.decimals);
+  // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
+  const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  const notifier = new Notifier({ publicBaseUrl, ids });
+  const callbackNotices = new CallbackNotices({ db, notifier });
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,
-    allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger,
+    allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger, onGaveUp: (trx, f, now) => callbackNotices.gaveUp(trx, f, now),
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
   // Without SMTP settings messages are kept in the outbox, readable in the console.
@@ -273,13 +279,11 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
   const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
-  // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
-  const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
-    publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }),
+    publicBaseUrl, notifier,
     wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);
@@ -316,14 +320,17 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   );
   let foldTimer: NodeJS.Timeout | null = null;
   let alertTimer: NodeJS.Timeout | null = null;
-  const alertSafely = () => operatorAlerts.run().catch((err) => logger.error({ err }, 'operator alert scan failed'));
+  const alertSafely = () => Promise.all([
+    operatorAlerts.run().catch((err) => logger.error({ err }, 'operator alert scan failed')),
+    callbackNotices.digest(clock.now()).catch((err) => logger.error({ err }, 'callback digest failed')),
+  ]);
   let metricsServer: ReturnType<typeof metricsListener> | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orderHistory.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, probeSuppliers, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, operatorAlerts, apiErrorLog, prometheus, readiness,
+    core, operator, account, operatorAlerts, callbackNotices, apiErrorLog, prometheus, readiness,
     forHttp: {
       auth, placeOrder, validateAccount, queries, fulfilment: fulfilmentRepo, present, currency,
       async startRequestHelpers() {

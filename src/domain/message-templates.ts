@@ -11,7 +11,9 @@ export type MessageOf =
   | { template: 'shop_registered'; shopName: string; shopEmail: string; link: string }
   | { template: 'reseller_invitation'; shopName: string; link: string; expiresInDays: number }
   | { template: 'password_reset'; link: string; expiresInMinutes: number }
-  | { template: 'operator_alert'; alert: AlertKind; params: Record<string, string | number>; link: string };
+  | { template: 'operator_alert'; alert: AlertKind; params: Record<string, string | number>; link: string }
+  | { template: 'callback_failed'; shopName: string; orderCode: string; refId: string; error: string; link: string }
+  | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -54,6 +56,14 @@ function parts(m: MessageOf, lang: Language): Parts {
         : { subject: 'Atur ulang kata sandi Anda', lines: [`Seseorang meminta pengaturan ulang kata sandi akun ini. Tautan berlaku sekali, selama ${m.expiresInMinutes} menit.`, 'Jika bukan Anda, abaikan email ini: kata sandi Anda tetap sama.'], link: m.link, action: 'Pilih kata sandi baru' };
     case 'operator_alert':
       return alertParts(m.alert, m.params, m.link, en);
+    case 'callback_failed':
+      return en
+        ? { subject: `${m.shopName}: an order callback could not be delivered`, lines: [`The callback of order ${m.orderCode} (ref_id ${m.refId}) failed 4 times and was given up: ${m.error}.`, 'Check that your callback URL answers 2xx, then resend the callback from the order, or poll GET /order-status. Further failures today are summed up in one email tomorrow.'], link: m.link, action: 'Open the order' }
+        : { subject: `${m.shopName}: callback pesanan tidak dapat dikirim`, lines: [`Callback pesanan ${m.orderCode} (ref_id ${m.refId}) gagal 4 kali dan dihentikan: ${m.error}.`, 'Pastikan URL callback Anda menjawab 2xx, lalu kirim ulang callback dari pesanan, atau gunakan GET /order-status. Kegagalan berikutnya hari ini dirangkum dalam satu email besok.'], link: m.link, action: 'Buka pesanan' };
+    case 'callback_digest':
+      return en
+        ? { subject: `${m.shopName}: ${m.count} order callbacks failed on ${m.day}`, lines: [`${m.count} order callbacks could not be delivered on ${m.day} (UTC) and were given up.`, 'The orders list shows them; resend each, or poll GET /order-status.'], link: m.link, action: 'Open the callback URL settings' }
+        : { subject: `${m.shopName}: ${m.count} callback pesanan gagal pada ${m.day}`, lines: [`${m.count} callback pesanan tidak dapat dikirim pada ${m.day} (UTC) dan dihentikan.`, 'Daftar pesanan menampilkannya; kirim ulang masing-masing, atau gunakan GET /order-status.'], link: m.link, action: 'Buka pengaturan URL callback' };
   }
 }
 
