@@ -22,6 +22,17 @@ export interface RenderedMessage {
 }
 
 export const LANGUAGES: readonly Language[] = ['en', 'id'];
+
+export type Template = MessageOf['template'];
+
+/**
+ * The messages a person may turn off, by who receives them. The rest are essential: an
+ * account's status, invitations and password resets are sent whatever the settings.
+ */
+export const OPTIONAL_MESSAGES: Record<'operator' | 'reseller', readonly Template[]> = {
+  operator: ['shop_registered', 'operator_alert'],
+  reseller: ['callback_failed', 'callback_digest'],
+};
 export const asLanguage = (v: string | null | undefined): Language => (v === 'id' ? 'id' : 'en');
 
 /** Each template: a subject, paragraphs, and the one link it leads to with its label. */

@@ -1,4 +1,4 @@
-import { asLanguage, renderMessage, type MessageOf } from '../domain/message-templates.js';
+import { asLanguage, OPTIONAL_MESSAGES, renderMessage, type MessageOf } from '../domain/message-templates.js';
 import { AccountsRepo } from '../store/accounts-repo.js';
 import type { Executor } from '../store/jobs-repo.js';
 import { enqueueMessage } from '../store/outbox-repo.js';
@@ -36,7 +36,9 @@ export class Notifier {
     return `${this.deps.publicBaseUrl}${path}${q}`;
   }
 
+  /** False when nothing was written: the event was told before, or the person turned this message off. */
   async send(db: Executor, to: Recipient, eventKey: string, message: MessageOf, now: number): Promise<boolean> {
+    if (to.id !== null && OPTIONAL_MESSAGES[to.kind].includes(message.template) && (await new AccountsRepo(db).mutedOf(to.kind, to.id)).includes(message.template)) return false;
     const language = asLanguage(to.language);
     const r = renderMessage(message, language);
     return enqueueMessage(db, {

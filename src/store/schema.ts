@@ -22,6 +22,8 @@ export interface ResellersTable {
   ledger_seq: Generated<number>;
   /** Migration 033: the language of what the shop is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -255,6 +257,8 @@ export interface OperatorsTable {
   disabled_at: number | null;
   /** Migration 033: the language of what the operator is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 /** Migration 032: the roles an operator holds (src/domain/operator-roles.ts), one row a role. */

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uniqueRef, type TestApp } from '../support/app.js';
 import { startReceiver } from '../support/receiver.js';
 import { storeKinds } from '../support/stores.js';
+import { expectJsonError } from '../support/assertions.js';
+import { approve, generateKey, registerAccount } from '../support/dashboard.js';
 
 /**
  * A shop whose callbacks fail is told: the first round given up in a day at once, in the
@@ -22,12 +24,12 @@ describe.each(storeKinds())('callbacks failing are told to the shop (%s)', (kind
     await rx?.close();
   });
 
-  const messages = () => t.platform.database.db.selectFrom('outbox_messages').selectAll().where('recipient_id', '=', t.demo.resellerId).orderBy('created_at').execute();
+  const messages = (resellerId = t.demo.resellerId) => t.platform.database.db.selectFrom('outbox_messages').selectAll().where('recipient_id', '=', resellerId).orderBy('created_at').execute();
 
   /** One order, fulfilled, its callback attempted four times (the worker's handlers, by hand). */
-  async function failOneCallback(): Promise<string> {
+  async function failOneCallback(client = t.client): Promise<string> {
     const ref = uniqueRef();
-    expect((await t.client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' }, { timestamp: String(now) })).status).toBe(200);
+    expect((await client.post('/order', { ref_id: ref, product_code: 'FF-100', target: '123456789' }, { timestamp: String(now) })).status).toBe(200);
     const { id } = await t.platform.database.db.selectFrom('orders').select('id').where('ref_id', '=', ref).executeTakeFirstOrThrow();
     await t.platform.jobHandlers.fulfil_order!({ id: 0, kind: 'fulfil_order', payload: { orderId: id }, attempts: 0, runAt: now });
     const job = { id: 0, kind: 'deliver_callback', payload: { orderId: id }, attempts: 0, runAt: now };
@@ -63,5 +65,25 @@ describe.each(storeKinds())('callbacks failing are told to the shop (%s)', (kind
     // A new day: its first failure is told at once again.
     await failOneCallback();
     expect((await messages()).map((m) => m.template)).toEqual(['callback_failed', 'callback_digest', 'callback_failed']);
+  });
+
+  it('sends nothing optional to a shop that turned it off, and refuses a message that cannot be', async () => {
+    const shop = await registerAccount(t);
+    await approve(t, shop.id, { balance: 1_000_000 });
+    await t.platform.database.db.updateTable('resellers').set({ callback_url: rx.url }).where('id', '=', shop.id).execute();
+    await shop.client.post('/whitelist', { ip: '127.0.0.1' });
+    const { api } = await generateKey(t, shop.client);
+    expect((await shop.client.get('/me/notifications')).body.data).toEqual({ enabled: { callback_failed: true, callback_digest: true } });
+    const off = await shop.client.put('/me/notifications', { enabled: { callback_failed: false } });
+    expect(off.body.data).toEqual({ enabled: { callback_failed: false, callback_digest: true } });
+    expectJsonError(await shop.client.put('/me/notifications', { enabled: { password_reset: false } }), 400, 'VALIDATION_ERROR');
+    expectJsonError(await shop.client.put('/me/notifications', { enabled: { callback_digest: 'no' } }), 400, 'VALIDATION_ERROR');
+    expect((await shop.client.get('/me/notifications')).body.data.enabled).toEqual({ callback_failed: false, callback_digest: true });
+
+    await failOneCallback(api);
+    expect(await messages(shop.id)).toEqual([]);
+    await shop.client.put('/me/notifications', { enabled: { callback_failed: true } });
+    await failOneCallback(api);
+    expect((await messages(shop.id)).map((m) => m.template)).toEqual(['callback_failed']);
   });
 });

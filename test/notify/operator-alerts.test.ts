@@ -100,9 +100,13 @@ describe.each(storeKinds())('operator alerts by email and Telegram (%s)', (kind)
     for (const i of [1, 2]) {
       await db.insertInto('attention_items').values({ id: `a-${kind}-${i}`, kind: 'below_cost', target_kind: 'product', target_id: 'ML-86', summary: 's', details: null, created_at: now, resolved_at: null, resolved_by: null }).execute();
     }
+    // The owner turned operator alerts off: only the catalog operator is told.
+    expect((await op.put('/me/notifications', { enabled: { operator_alert: false } })).body.data.enabled).toEqual({ shop_registered: true, operator_alert: false });
     await scan();
     await scan();
     expect(to(await alerts(), emails.catalog!).filter((s) => s.includes('attention'))).toEqual(['2 things wait for attention']);
+    expect((await alerts()).filter((m) => m.recipient_kind === 'operator' && m.subject.includes('attention'))).toHaveLength(1);
+    await op.put('/me/notifications', { enabled: { operator_alert: true } });
     now += 86_400_000;
     await scan();
     expect(to(await alerts(), emails.catalog!).filter((s) => s.includes('attention'))).toHaveLength(2);
