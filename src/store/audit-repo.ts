@@ -57,14 +57,16 @@ export class AuditRepo {
   async list(f: AuditFilter) {
     const [rows, count] = await Promise.all([
       this.filtered(f)
-        .select(['a.id', 'a.operator_id', 'o.email as operator_email', 'a.action', 'a.target_kind', 'a.target_id', 'a.before', 'a.after', 'a.note', 'a.created_at'])
+        // A shop's name for its entries (the page's rows only: the join runs after the limit's rows are chosen on a's index).
+        .leftJoin('resellers as r', (j) => j.onRef('r.id', '=', 'a.target_id').on('a.target_kind', '=', 'reseller'))
+        .select(['a.id', 'a.operator_id', 'o.email as operator_email', 'a.action', 'a.target_kind', 'a.target_id', 'a.before', 'a.after', 'a.note', 'a.created_at', 'r.name as reseller_name'])
         .orderBy('a.id', 'desc').limit(f.limit).offset(f.offset).execute(),
       this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     const entries = rows.map((r) => ({
       id: Number(r.id), operatorId: r.operator_id, operatorEmail: r.operator_email ?? null, action: r.action, targetKind: r.target_kind,
       targetId: r.target_id, before: r.before === null ? null : (JSON.parse(r.before) as unknown), after: r.after === null ? null : (JSON.parse(r.after) as unknown),
-      note: r.note, createdAt: Number(r.created_at),
+      note: r.note, createdAt: Number(r.created_at), resellerName: r.reseller_name ?? null,
     }));
     return { entries, total: Number(count.n) };
   }

@@ -36,8 +36,9 @@ describe.each(storeKinds())('operator API: audit log (%s)', (kind) => {
     expect(bySecond.body.data.entries[0].operator_email).toBe('auditor@example.com');
     expect((await op.get('/audit?target_kind=reseller')).body.meta.total).toBe(3);
     expect((await op.get(`/audit?target_kind=reseller&target_id=${reseller.id}&action=reseller.approve`)).body.data.entries).toEqual([
-      expect.objectContaining({ note: 'looks fine', before: expect.objectContaining({ status: 'pending' }), after: expect.objectContaining({ status: 'active' }) }),
+      expect.objectContaining({ note: 'looks fine', target_label: reseller.name, before: expect.objectContaining({ status: 'pending' }), after: expect.objectContaining({ status: 'active' }) }),
     ]);
+    expect(op1.target_label).toBeNull();
     const page2 = await op.get('/audit?limit=3&page=2');
     expect(page2.body.meta).toMatchObject({ total: 4, page: 2, limit: 3, total_pages: 2, has_more: false });
     expect(page2.body.data.entries.map((e: any) => e.action)).toEqual(['operator.create']);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { pageMeta } from '../../../domain/list-query.js';
-import { isoMillis } from '../../../domain/order.js';
+import { isoMillis, orderCode } from '../../../domain/order.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
@@ -12,6 +12,7 @@ const AuditEntry = Type.Object({
   action: Type.String({ description: 'e.g. reseller.approve, wallet.credit, order.refund' }),
   target_kind: Type.String(),
   target_id: Type.String(),
+  target_label: Nullable(Type.String({ description: 'how a person names the target: a shop by its name, an order by its ORD- code; null for others' })),
   before: Type.Unknown({ description: 'snapshot before the change (null for creations); never secrets' }),
   after: Type.Unknown({ description: 'snapshot after the change; never secrets' }),
   note: Nullable(Type.String()),
@@ -35,7 +36,7 @@ export function auditRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
         data: {
           entries: r.items.map((e) => ({
             id: String(e.id), operator_id: e.operatorId, operator_email: e.operatorEmail, action: e.action, target_kind: e.targetKind,
-            target_id: e.targetId, before: e.before, after: e.after, note: e.note, created_at: isoMillis(e.createdAt),
+            target_id: e.targetId, target_label: e.targetKind === 'order' ? orderCode(e.targetId) : e.resellerName, before: e.before, after: e.after, note: e.note, created_at: isoMillis(e.createdAt),
           })),
         },
         meta: pageMeta(r.total, r.page),

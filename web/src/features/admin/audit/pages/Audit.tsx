@@ -51,8 +51,8 @@ export default function Audit() {
               key: 'target', header: t('audit.target'),
               cell: (e) => {
                 const to = targetPath(e.target_kind, e.target_id);
-                const label = `${t(`audit.kinds.${e.target_kind}`, { defaultValue: e.target_kind })} ${e.target_id}`;
-                return to ? <Anchor component={Link} to={to} size="sm">{label}</Anchor> : <Text size="sm">{label}</Text>;
+                const label = `${t(`audit.kinds.${e.target_kind}`, { defaultValue: e.target_kind })} ${e.target_label ?? e.target_id}`;
+                return to ? <Anchor component={Link} to={to} size="sm" title={e.target_id}>{label}</Anchor> : <Text size="sm" title={e.target_id}>{label}</Text>;
               },
             },
             { key: 'note', header: t('note'), cell: (e) => e.note ?? '' },
