@@ -22,6 +22,8 @@ export interface ResellersTable {
   ledger_seq: Generated<number>;
   /** Migration 033: the language of what the shop is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 037: below this balance (minor units) the dashboard shows a top-up banner; null: none. */
+  low_balance_threshold: Generated<number | null>;
 }
 
 export interface ApiKeysTable {
@@ -324,6 +326,7 @@ export interface DB {
   password_resets: PasswordResetsTable;
   bank_accounts: BankAccountsTable;
   deposits: DepositsTable;
+  bank_mutations: BankMutationsTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -474,6 +477,8 @@ export interface BankAccountsTable {
   active: number;
   /** JSON: the column mapping of this bank's statement export; null until saved. */
   statement_mapping: string | null;
+  /** Migration 037: the mutation service's id of this account (Moota's bank_id). */
+  mutation_bank_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
@@ -501,6 +506,25 @@ export interface DepositsTable {
   matched_by: string | null;
   reference: string | null;
   actor: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 037: a bank mutation seen once per (bank account, identity). */
+export interface BankMutationsTable {
+  id: string;
+  bank_account_id: string;
+  identity: string;
+  source: 'statement' | 'webhook';
+  booked_on: string;
+  description: string;
+  amount: number;
+  direction: 'CR' | 'DB';
+  /** matched | review | unmatched | assigned | handled | debit */
+  state: string;
+  deposit_id: string | null;
+  actor: string | null;
+  note: string | null;
   created_at: number;
   updated_at: number;
 }
