@@ -81,6 +81,7 @@ export class OperatorDeposits {
     return this.core.db.transaction().execute(async (trx) => {
       const d = await BankDepositsRepo.depositIn(trx, id);
       if (!d || d.channel !== 'bank') throw new AppError('NOT_FOUND', `no bank-transfer deposit with id ${id}`);
+      if (!['open', 'review', 'expired'].includes(d.state)) throw new AppError('INVALID_STATE', `deposit ${id} is ${d.state}: only an open, expired or review ticket can be marked paid; nothing was changed`);
       // A ticket held for review keeps the reference of the transfer that matched it.
       const reference = cleanNote(rawReference, 'reference', d.state !== 'review') ?? d.reference;
       const credit = await creditDepositIn(trx, { id, matchedBy: d.state === 'review' ? (d.matchedBy as 'statement') : 'operator', reference, actor, now, from: ['open', 'review', 'expired'] });

@@ -20,7 +20,7 @@ const Mapping = Type.Object({
   debit: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   mutation_id: Type.Optional(Nullable(Type.String({ maxLength: 100, description: "the bank's own id of a line, if the export has one" }))),
   decimal: StringEnum(['.', ','] as const, 'decimal separator of amounts'),
-  delimiter: StringEnum([',', ';', '\t'] as const, 'column separator'),
+  delimiter: StringEnum(['comma', 'semicolon', 'tab'] as const, 'column separator'),
 }, strict);
 
 const AccountAdmin = Type.Object({
@@ -46,7 +46,9 @@ const PreviewLine = Type.Object({
   deposit: Nullable(DepositView),
   previous_state: Nullable(Type.String({ description: 'already_imported: what the line became then' })),
 });
-const CsvBody = Type.Object({ csv: Type.String({ minLength: 1, maxLength: MAX_STATEMENT_BYTES }) }, strict);
+const CsvBody = Type.Object({ csv: Type.String({ minLength: 1, maxLength: MAX_STATEMENT_BYTES, description: 'the export as text; lines end in \\n (send CRLF files with \\r removed)' }) }, strict);
+const DELIMITERS = { comma: ',', semicolon: ';', tab: '\t' } as const;
+const DELIMITER_NAME = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
 
 /**
  * Deposits on the operator side (issue 36): bank accounts, settings, tickets, marking paid,
@@ -58,7 +60,7 @@ export function depositRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   const accounts = async () => accountMap(await depositSettings.accounts());
   const adminAccount = (a: BankAccount) => ({
     ...presentAccount(a), mutation_bank_id: a.mutationBankId,
-    statement_mapping: a.mapping ? { date: a.mapping.date, description: a.mapping.description, amount: a.mapping.amount ?? null, credit: a.mapping.credit ?? null, debit: a.mapping.debit ?? null, mutation_id: a.mapping.mutationId ?? null, decimal: a.mapping.decimal, delimiter: a.mapping.delimiter } : null,
+    statement_mapping: a.mapping ? { date: a.mapping.date, description: a.mapping.description, amount: a.mapping.amount ?? null, credit: a.mapping.credit ?? null, debit: a.mapping.debit ?? null, mutation_id: a.mapping.mutationId ?? null, decimal: a.mapping.decimal, delimiter: DELIMITER_NAME[a.mapping.delimiter] } : null,
   });
   const settingsView = (s: DepositSettings, secretSet: boolean) => ({
     min_amount: m(s.minAmount)!, max_amount: m(s.maxAmount)!, ticket_hours: s.ticketHours, credit_unique_code: s.creditUniqueCode, daily_cap: m(s.dailyCap), review_above: m(s.reviewAbove),
@@ -88,7 +90,7 @@ export function depositRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     handler: async ({ params, body, who }) => ({
       data: adminAccount(await depositSettings.setMapping(params.id, {
         date: body.date, description: body.description, amount: body.amount ?? null, credit: body.credit ?? null, debit: body.debit ?? null, mutationId: body.mutation_id ?? null,
-        decimal: body.decimal, delimiter: body.delimiter,
+        decimal: body.decimal, delimiter: DELIMITERS[body.delimiter],
       }, who.operatorId)),
     }),
   });
