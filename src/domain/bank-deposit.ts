@@ -59,8 +59,3 @@ export function mutationSignatureMatches(secret: string, body: Buffer, presented
   const given = Buffer.from(presented.trim().toLowerCase(), 'utf8');
   return given.length === expected.length && timingSafeEqual(expected, given);
 }
-
-/** The DEP-… ids a transfer note mentions (a bank may cut or upper-case the note). */
-export function depositIdsIn(text: string): string[] {
-  return [...text.toUpperCase().matchAll(/DEP-?([0-9A-HJKMNP-TV-Z]{10})/g)].map((m) => `DEP-${m[1]}`);
-}

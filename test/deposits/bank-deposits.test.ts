@@ -3,7 +3,7 @@ import { expectJsonError } from '../support/assertions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { approve, registerAccount, type Account } from '../support/dashboard.js';
 import { FakeMoota } from '../support/fake-moota.js';
-import { operatorClient, type JsonClient } from '../support/json-client.js';
+import { JsonClient, operatorClient } from '../support/json-client.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { storeKinds } from '../support/stores.js';
 
@@ -301,5 +301,15 @@ describe.each(storeKinds())('bank-transfer deposits (%s)', (kind) => {
     expectJsonError(await op.request('PUT', '/deposit-settings', { min_amount: 10, max_amount: 5, ticket_hours: 24, credit_unique_code: false, daily_cap: null, review_above: null, webhook_signature_header: 'Signature' }), 400, 'VALIDATION_ERROR');
     expectJsonError(await op.request('PUT', '/deposit-settings/webhook-secret', { secret: 'short' }), 400, 'VALIDATION_ERROR');
     expectJsonError(await op.post('/bank-accounts', { bank: 'BCA', number: 'abc', holder: 'x', active: true }), 400, 'VALIDATION_ERROR');
+    const support = await t.platform.operator.operators.create(`support-${Date.now()}@example.com`, 'Support', undefined, ['support']);
+    const sup = new JsonClient(`${t.origin}/admin/v1`);
+    expect((await sup.signIn(support.email, support.password)).status).toBe(200);
+    expect((await sup.get('/deposits')).status).toBe(200);
+    expectJsonError(await sup.post('/bank-accounts', { bank: 'BCA', number: '1', holder: 'x', active: true }), 403, 'FORBIDDEN_ROLE');
+    const acc = await bankAccount();
+    const a = await shop();
+    const d = (await ask(a, acc.id)).body.data;
+    expectJsonError(await sup.post(`/deposits/${d.id}/mark-paid`, { reference: 'x' }), 403, 'FORBIDDEN_ROLE');
+    expect(await balance(a)).toBe(0);
   });
 });
