@@ -61,7 +61,7 @@ export class DepositSettingsService {
     await this.core.db.transaction().execute(async (trx) => {
       const before = await BankDepositsRepo.settingsIn(trx);
       await BankDepositsRepo.putSettings(trx, next);
-      await AuditRepo.record(trx, { operatorId: actor, action: 'deposits.settings', targetKind: 'store', targetId: 'deposits', before: this.major(before), after: this.major(next) }, now);
+      await AuditRepo.record(trx, { operatorId: actor, action: 'deposit.settings', targetKind: 'store', targetId: 'deposits', before: this.major(before), after: this.major(next) }, now);
     });
     return next;
   }
@@ -72,7 +72,7 @@ export class DepositSettingsService {
     const sealed = secret === null ? null : this.core.secrets.seal(secret);
     await this.core.db.transaction().execute(async (trx) => {
       await BankDepositsRepo.putSealedWebhookSecret(trx, sealed);
-      await AuditRepo.record(trx, { operatorId: actor, action: 'deposits.webhook_secret', targetKind: 'store', targetId: 'deposits', before: null, after: { secret_set: secret !== null } }, this.core.clock.now());
+      await AuditRepo.record(trx, { operatorId: actor, action: 'deposit.webhook_secret', targetKind: 'store', targetId: 'deposits', before: null, after: { secret_set: secret !== null } }, this.core.clock.now());
     });
     return { secretSet: secret !== null };
   }

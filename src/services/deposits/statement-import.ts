@@ -71,7 +71,7 @@ export class StatementImport {
     }
     const counts = { matched: 0, review: 0, unmatched: 0, duplicate: 0, debit: 0 };
     for (const r of results) counts[r.result.outcome]++;
-    await AuditRepo.record(this.core.db, { operatorId: actor, action: 'deposits.statement_import', targetKind: 'bank_account', targetId: bankAccountId, before: null, after: { lines: lines.length, ...counts } }, this.core.clock.now());
+    await AuditRepo.record(this.core.db, { operatorId: actor, action: 'deposit.statement_import', targetKind: 'bank_account', targetId: bankAccountId, before: null, after: { lines: lines.length, ...counts } }, this.core.clock.now());
     return { results, counts };
   }
 
