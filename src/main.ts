@@ -3,7 +3,8 @@ import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { resellerPipeline } from './http/reseller-pipeline.js';
 import { resellerApi } from './http/routes/reseller-api.js';
-import { SUPPLIER_HOOKS_PREFIX, supplierHooks } from './http/routes/supplier-hooks.js';
+import { bankMutationHook, SUPPLIER_HOOKS_PREFIX, supplierHooks } from './http/routes/supplier-hooks.js';
+import { ReceiveMutationWebhook } from './services/deposits/mutation-webhook.js';
 import { ReceiveDigiflazzWebhook } from './services/receive-digiflazz-webhook.js';
 import { postCallback } from './adapters/callback-http.js';
 import { ResellerCallbacks } from './services/reseller-callbacks.js';
@@ -88,6 +89,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const upstreamCallback = new ReceiveUpstreamCallback({ db, fulfilment, secrets, clock, wake: () => runner.wake() });
   const digiflazzWebhook = new ReceiveDigiflazzWebhook({ db, fulfilment, secrets, clock, logger, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback, digiflazzWebhook }), { prefix: SUPPLIER_HOOKS_PREFIX });
+  await app.register(bankMutationHook({ mutationWebhook: new ReceiveMutationWebhook(core, logger) }), { prefix: SUPPLIER_HOOKS_PREFIX });
 
   return {
     ...services, app, routes,

@@ -33,6 +33,7 @@ export const PERMISSIONS = {
   'catalog.manage': { roles: ['owner', 'catalog'], description: 'categories, products, catalogs, prices, margin rules and imports' },
   'supply.manage': { roles: ['owner', 'catalog'], description: 'suppliers, routes, syncs, sandbox switches and supply refresh' },
   'attention.resolve': { roles: ['owner', 'catalog'], description: 'resolve attention items (prices a sync found below cost)' },
+  'deposits.manage': { roles: ['owner', 'finance'], description: 'bank accounts and deposit settings; mark deposits paid, import statements, assign or close unmatched money' },
 } as const satisfies Record<string, { roles: readonly OperatorRole[]; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -65,6 +66,22 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /messages/{id}/resend': 'messages.resend',
   'GET /attention-items': 'read',
   'POST /attention-items/{id}/resolve': 'attention.resolve',
+
+  'GET /bank-accounts': 'read',
+  'POST /bank-accounts': 'deposits.manage',
+  'PUT /bank-accounts/{id}': 'deposits.manage',
+  'PUT /bank-accounts/{id}/statement-mapping': 'deposits.manage',
+  'POST /bank-accounts/{id}/statement/preview': 'deposits.manage',
+  'POST /bank-accounts/{id}/statement/apply': 'deposits.manage',
+  'GET /deposit-settings': 'read',
+  'PUT /deposit-settings': 'deposits.manage',
+  'PUT /deposit-settings/webhook-secret': 'deposits.manage',
+  'GET /deposits': 'read',
+  'GET /deposits/summary': 'read',
+  'POST /deposits/{id}/mark-paid': 'deposits.manage',
+  'GET /bank-mutations': 'read',
+  'POST /bank-mutations/{id}/assign': 'deposits.manage',
+  'POST /bank-mutations/{id}/handle': 'deposits.manage',
 
   'GET /resellers': 'read',
   'GET /resellers/{id}': 'read',

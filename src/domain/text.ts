@@ -12,8 +12,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_EXCEPT_TAB_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
-/** Body fields that hold free text written by a person: tab and newline allowed. */
-export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['note', 'description']);
+/** Body fields that hold free text written by a person (or a bank's CSV export): tab and newline allowed. */
+export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['note', 'description', 'csv']);
 
 /** Why `value` may not enter the service, or null when it may. */
 export function textProblem(value: string, opts: { multiline?: boolean } = {}): string | null {

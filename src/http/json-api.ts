@@ -99,6 +99,8 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   produces?: 'json' | 'csv';
   /** The success status (default 200). */
   status?: 200 | 202;
+  /** Bytes a body may have (default JSON_API_BODY_LIMIT): a bank statement upload is larger. */
+  bodyLimit?: number;
   /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
   handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown } | { file: FileAnswer }>;
 }
@@ -217,7 +219,7 @@ export function jsonApi<A extends JsonApiName>(
       app.route({
         method: spec.method,
         url: spec.url,
-        bodyLimit: JSON_API_BODY_LIMIT,
+        bodyLimit: spec.bodyLimit ?? JSON_API_BODY_LIMIT,
         config: { sessionFree: !auth, access },
         schema: {
           ...(spec.body ? { body: spec.body } : {}),

@@ -23,6 +23,7 @@ import { ordersCreated } from './migrations/024_orders_created.js';
 import { supplierRef } from './migrations/025_supplier_ref.js';
 import { supplierBreaker } from './migrations/026_supplier_breaker.js';
 import { storeSettings } from './migrations/028_store_settings.js';
+import { bankDeposits } from './migrations/037_bank_deposits.js';
 import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
@@ -63,6 +64,7 @@ function provider(db: Database): MigrationProvider {
         '033_notifications': notifications,
         '034_deposits': deposits(db.dialect),
         '040_notification_settings': notificationSettings,
+        '037_bank_deposits': bankDeposits,
       };
     },
   };

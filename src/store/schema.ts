@@ -24,6 +24,8 @@ export interface ResellersTable {
   language: Generated<Language>;
   /** Migration 040: JSON array of the optional message templates this person turned off. */
   muted_messages: Generated<string>;
+  /** Migration 037: below this balance (minor units) the dashboard shows a top-up banner; null: none. */
+  low_balance_threshold: Generated<number | null>;
 }
 
 export interface ApiKeysTable {
@@ -329,6 +331,7 @@ export interface DB {
   bank_accounts: BankAccountsTable;
   deposits: DepositsTable;
   alert_state: AlertStateTable;
+  bank_mutations: BankMutationsTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -479,6 +482,8 @@ export interface BankAccountsTable {
   active: number;
   /** JSON: the column mapping of this bank's statement export; null until saved. */
   statement_mapping: string | null;
+  /** Migration 037: the mutation service's id of this account (Moota's bank_id). */
+  mutation_bank_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
@@ -514,5 +519,24 @@ export interface DepositsTable {
 export interface AlertStateTable {
   key: string;
   value: string;
+  updated_at: number;
+}
+
+/** Migration 037: a bank mutation seen once per (bank account, identity). */
+export interface BankMutationsTable {
+  id: string;
+  bank_account_id: string;
+  identity: string;
+  source: 'statement' | 'webhook';
+  booked_on: string;
+  description: string;
+  amount: number;
+  direction: 'CR' | 'DB';
+  /** matched | review | unmatched | assigned | handled | debit */
+  state: string;
+  deposit_id: string | null;
+  actor: string | null;
+  note: string | null;
+  created_at: number;
   updated_at: number;
 }

@@ -149,9 +149,18 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
     const { db } = t.platform.database;
     const aKey = await db.selectFrom('api_keys').select('id').where('reseller_id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
     const a = await db.selectFrom('resellers').select(['id', 'email']).where('id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
-    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12)];
+    // A's open bank-transfer ticket (issue 36).
+    const now = Date.now();
+    await db.insertInto('bank_accounts').values({ id: 'ba-walk', bank: 'BCA', number: '1234567890', holder: 'PT Walk', active: 1, statement_mapping: null, created_at: now, updated_at: now }).execute();
+    const aDeposit = 'DEP-WALK000001';
+    await db.insertInto('deposits').values({
+      id: aDeposit, reseller_id: a.id, channel: 'bank', state: 'open', amount: 100_000, payable: 100_123, unique_code: 123, fee: 0, bank_account_id: 'ba-walk',
+      sender_name: 'A sender', method: null, gateway_order_id: null, gateway_url: null, expires_at: now + 3_600_000, paid_at: null, matched_by: null, reference: null, actor: null,
+      created_at: now, updated_at: now,
+    }).execute();
+    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12), aDeposit];
     // A's resource for each kind of path parameter; a route with a new kind must be added here.
-    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp };
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/deposits/{id}': aDeposit };
 
     const b = await registerAccount(t, 'Other Shop');
     await approve(t, b.id, { balance: 50_000 });

@@ -52,6 +52,16 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'supplier_id,supplier,supplier_sku,routes_tried,needs_attention,checker_verified,supplier_serial,supplier_message': 'Fulfilment',
   'attempt,started_at,duration_ms,http_status,error,response_snippet': 'CallbackAttempt',
   'callback_id,round,status,url,attempts,next_attempt_at,attempt_log': 'CallbackDelivery',
+  'date,description,amount,credit,debit,mutation_id,decimal,delimiter': 'StatementMapping',
+  'id,bank,number,holder,active': 'BankAccount',
+  'id,bank,number,holder,active,mutation_bank_id,statement_mapping': 'BankAccountSettings',
+  'bank,number,holder,active,mutation_bank_id': 'BankAccountRequest',
+  'id,reseller_id,channel,state,amount,payable,unique_code,transfer_note,bank_account,sender_name,expires_at,paid_at,matched_by,reference,created_at': 'Deposit',
+  'min_amount,max_amount,ticket_hours,credit_unique_code,daily_cap,review_above,webhook_signature_header': 'DepositSettingsRequest',
+  'min_amount,max_amount,ticket_hours,credit_unique_code,daily_cap,review_above,webhook_signature_header,webhook_secret_set,webhook_url': 'DepositSettings',
+  'id,bank_account_id,source,booked_on,description,amount,direction,state,deposit_id,actor,note,created_at': 'BankMutation',
+  csv: 'StatementFile',
+  'threshold,balance,below': 'LowBalance',
   'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason': 'Order',
   'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason,reseller_id,reseller_name,reseller_email,needs_attention,supplier,fulfilment,ledger,callbacks': 'OrderDetail',
 };
@@ -75,4 +85,5 @@ export const JSON_API_TAGS: Record<string, string> = {
   'Reseller settings': 'A reseller\'s keys, IP whitelist, callback URL, catalogs and invitations.',
   Supply: 'Suppliers, supply routes, availability and the sandbox supplier.',
   Messages: 'Email to people (the outbox): what was sent or kept, and resending.',
+  Deposits: 'Money in: bank-transfer tickets with a unique code, bank accounts, statement import, unmatched money, low balance.',
 };

@@ -11,6 +11,7 @@ import { PriceList } from './price-list.js';
 import { AccountProfile } from './profile.js';
 import { Registration } from './registration.js';
 import { IpWhitelist } from './whitelist.js';
+import { BankTickets } from '../deposits/bank-tickets.js';
 
 /** The reseller dashboard API's use cases, built once by the composition root. */
 export function createAccountServices(core: ServiceCore) {
@@ -27,6 +28,7 @@ export function createAccountServices(core: ServiceCore) {
     overview: new AccountOverview(core, reads),
     priceList: new PriceList(core),
     developer: new DeveloperInfo(core),
+    bankTickets: new BankTickets(core),
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

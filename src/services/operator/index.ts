@@ -18,6 +18,9 @@ import { MarginRules } from './margin-rules.js';
 import { AttentionItems } from './attention-items.js';
 import { ImportSupplierSkus } from '../import-supplier-skus.js';
 import { OutboxMessages } from './messages.js';
+import { DepositSettingsService } from '../deposits/deposit-settings.js';
+import { OperatorDeposits } from '../deposits/operator-deposits.js';
+import { StatementImport } from '../deposits/statement-import.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -37,6 +40,9 @@ export function createOperatorServices(core: ServiceCore) {
     imports: new ImportSupplierSkus(core),
     attention: new AttentionItems(core),
     messages: new OutboxMessages(core),
+    depositSettings: new DepositSettingsService(core),
+    deposits: new OperatorDeposits(core),
+    statements: new StatementImport(core),
     passwordResets: new PasswordResets(core),
     language: new MessageLanguage(core),
     overview: new Overview(new OverviewRepo(core.db), core),

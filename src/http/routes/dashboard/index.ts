@@ -16,6 +16,7 @@ import { homeRoutes } from './home.js';
 import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
+import { depositRoutes } from './deposits.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
@@ -48,5 +49,6 @@ export function dashboardApi(deps: DashboardApiDeps) {
     orderRoutes(kit, deps);
     homeRoutes(kit, deps);
     integrationRoutes(kit, deps);
+    depositRoutes(kit, deps);
   };
 }

@@ -6,6 +6,7 @@ import * as outbox from '../../features/admin/messages/i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
+import * as deposits from '../../features/admin/deposits/i18n.js';
 import * as common from '../../shared/i18n/common.js';
 import * as nav from './nav-i18n.js';
 
@@ -21,5 +22,6 @@ const pick = (lang: 'en' | 'id') => ({
   supply: supply[lang],
   audit: audit[lang],
   messages: outbox[lang],
+  deposits: deposits[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

@@ -10,6 +10,8 @@ export const NAV: AdminNavItem[] = [
   { to: '/resellers', label: 'nav.resellers' },
   { to: '/orders', label: 'nav.orders' },
   { to: '/attention', label: 'nav.attention' },
+  { to: '/deposits', label: 'nav.deposits' },
+  { to: '/deposit-settings', label: 'nav.depositSettings' },
   {
     to: '/catalog',
     label: 'nav.catalog',

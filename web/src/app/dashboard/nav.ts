@@ -14,6 +14,7 @@ export const NAV: NavItem[] = [
       { to: '/settings/callback-url', label: 'nav.callbackUrl' },
       { to: '/settings/password', label: 'nav.password' },
       { to: '/settings/email', label: 'nav.email' },
+      { to: '/settings/low-balance', label: 'nav.lowBalance' },
     ],
   },
   { to: '/developers', label: 'nav.developers' },

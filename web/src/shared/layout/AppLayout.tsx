@@ -17,7 +17,7 @@ export interface NavItem {
  * The frame of every signed-in page: header with the app's name, language and sign-out;
  * a side navigation that becomes a burger menu on a phone.
  */
-export function AppLayout(props: { title: string; nav: NavItem[]; who: string; onSignOut(): void }) {
+export function AppLayout(props: { title: string; nav: NavItem[]; who: string; onSignOut(): void; banner?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
@@ -67,6 +67,7 @@ export function AppLayout(props: { title: string; nav: NavItem[]; who: string; o
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        {props.banner}
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -27,10 +27,17 @@ export const en = {
     sandbox: { update: 'Sandbox switch changed' },
     supply: { refresh: 'Supply refreshed' },
     message: { resend: 'Message resent' },
+    deposit: {
+      mark_paid: 'Deposit marked paid', assign_mutation: 'Unmatched money assigned to a deposit', settings: 'Deposit settings changed',
+      webhook_secret: 'Mutation webhook secret set', statement_import: 'Bank statement imported',
+    },
+    bank_account: { create: 'Bank account added', update: 'Bank account changed', statement_mapping: 'Statement columns saved' },
+    bank_mutation: { handle: 'Unmatched money handled outside' },
   },
   kinds: {
     reseller: 'Reseller', order: 'Order', catalog: 'Catalog', category: 'Category', product: 'Product',
     supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator', message: 'Message',
+    store: 'Store settings', bank_account: 'Bank account', bank_mutation: 'Bank mutation',
   },
 };
 export const id: Messages<typeof en> = {
@@ -59,10 +66,17 @@ export const id: Messages<typeof en> = {
     sandbox: { update: 'Sakelar sandbox diubah' },
     supply: { refresh: 'Pasokan diperbarui' },
     message: { resend: 'Pesan dikirim ulang' },
+    deposit: {
+      mark_paid: 'Deposit ditandai lunas', assign_mutation: 'Dana belum cocok ditetapkan ke deposit', settings: 'Pengaturan deposit diubah',
+      webhook_secret: 'Rahasia webhook mutasi diatur', statement_import: 'Mutasi rekening diimpor',
+    },
+    bank_account: { create: 'Rekening bank ditambahkan', update: 'Rekening bank diubah', statement_mapping: 'Kolom mutasi disimpan' },
+    bank_mutation: { handle: 'Dana belum cocok ditangani di luar' },
   },
   kinds: {
     reseller: 'Reseller', order: 'Pesanan', catalog: 'Katalog', category: 'Kategori', product: 'Produk',
     supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator', message: 'Pesan',
+    store: 'Pengaturan toko', bank_account: 'Rekening bank', bank_mutation: 'Mutasi bank',
   },
 };
 

@@ -24,7 +24,7 @@ export default function Wallet() {
   const errors = formErrors(history.error, FILTERS);
   return (
     <>
-      <PageTitle actions={<CsvLink href={`/dashboard/v1/wallet-history/export.csv${queryString(filters)}`} />}>{t('wallet.title')}</PageTitle>
+      <PageTitle actions={<Group gap="xs"><Button component={Link} to="/wallet/top-up" size="sm">{t('wallet.topUp')}</Button><CsvLink href={`/dashboard/v1/wallet-history/export.csv${queryString(filters)}`} /></Group>}>{t('wallet.title')}</PageTitle>
       <Card withBorder mb="md">
         <Text size="sm" c="dimmed">{t('wallet.balance')}</Text>
         <Text fz={28} fw={700} data-testid="balance">{me.data ? money(me.data.balance) : '…'}</Text>
@@ -66,7 +66,7 @@ export default function Wallet() {
           onPage={setPage}
           columns={[
             { key: 'at', header: t('orders.time'), cell: (r) => formatDateTime(r.created_at, i18n.language) },
-            { key: 'type', header: t('wallet.type'), cell: (r) => t(`entryTypes.${r.type}`) },
+            { key: 'type', header: t('wallet.type'), cell: (r) => (r.source === 'deposit' && r.deposit_code ? t('wallet.depositEntry', { code: r.deposit_code }) : t(`entryTypes.${r.type}`)) },
             { key: 'amount', header: t('wallet.amount'), cell: (r) => money(r.amount), align: 'right' },
             { key: 'after', header: t('wallet.balanceAfter'), cell: (r) => money(r.balance_after), align: 'right' },
             { key: 'order', header: t('wallet.order'), cell: (r) => (r.order_id ? <Anchor component={Link} to={`/orders/${r.order_id}`}>{r.order_code}</Anchor> : '—') },
