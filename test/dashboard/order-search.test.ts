@@ -137,9 +137,9 @@ describe.each(storeKinds())('dashboard order search, detail and exports (%s)', (
     expect(r.status, r.text).toBe(200);
     expect(r.headers['content-disposition']).toBe('attachment; filename="wallet-history.csv"');
     const rows = parseCsv(r.text);
-    expect(rows[0]).toEqual(['id', 'created_at', 'type', 'amount', 'balance_after', 'order_code', 'order_id', 'ref_id', 'note']);
-    expect(rows.slice(1).map((x) => x[2])).toEqual(['credit', 'credit']);
-    expect(rows[1]![8]).toBe(`'=HYPERLINK("http://evil.example","x")`);
+    expect(rows[0]).toEqual(['id', 'created_at', 'type', 'source', 'amount', 'balance_after', 'order_code', 'order_id', 'ref_id', 'deposit_code', 'note']);
+    expect(rows.slice(1).map((x) => [x[2], x[3]])).toEqual([['credit', 'operator'], ['credit', 'operator']]);
+    expect(rows[1]![10]).toBe(`'=HYPERLINK("http://evil.example","x")`);
     const debits = parseCsv((await a.client.request('GET', '/wallet-history/export.csv?type=order_debit')).text);
     expect(debits.length).toBe(1 + placed.length);
     expectJsonError(await a.client.request('GET', '/wallet-history/export.csv?type=bogus'), 400, 'VALIDATION_ERROR');
