@@ -273,6 +273,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
+    fourEyesThreshold: config.fourEyesThreshold === 0 ? null : config.fourEyesThreshold * 10 ** config.currencyDecimals,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
     publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }),
