@@ -60,8 +60,10 @@ export class Approvals {
   /** A manual refund: at once when the order's price is at or below the threshold, else a request. */
   async refund(orderId: string, rawNote: string, actor: Actor, claim?: Claim<Gated<OrderView>>): Promise<Gated<OrderView>> {
     const note = this.actions.orders.validateNote(rawNote);
-    const { price } = await this.actions.orders.refundable(orderId);
-    if (!needsApproval('order.refund', price, this.core.fourEyesThreshold)) {
+    const price = await this.actions.orders.refundablePrice(orderId);
+    // Not refundable (or not found): refund() answers why, after its Idempotency-Key claim, so
+    // that a request racing with the same key replays the first answer rather than INVALID_STATE.
+    if (price === null || !needsApproval('order.refund', price, this.core.fourEyesThreshold)) {
       const inner = claim && { take: claim.take, keep: (trx: Parameters<typeof claim.keep>[0], r: OrderView) => claim.keep(trx, { done: r }) };
       return { done: await this.actions.orders.refund(orderId, note, actor, inner) };
     }

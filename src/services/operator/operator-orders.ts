@@ -87,12 +87,11 @@ export class OperatorOrders {
     return this.audited(trx, orderId, note, actor, r, now, approval);
   }
 
-  /** Whether the order can be refunded now (NOT_FOUND, INVALID_STATE otherwise) and its price (minor units). */
-  async refundable(orderId: string): Promise<{ price: number; resellerId: string }> {
+  /** The order's price (minor units) when it can be refunded now; null when it cannot (refund() then says why). */
+  async refundablePrice(orderId: string): Promise<number | null> {
     const facts = await this.core.repos.operatorOrders.facts(orderId);
-    if (!facts) throw notFound(orderId);
-    if (!(MANUALLY_REFUNDABLE as readonly string[]).includes(facts.order.status)) throw this.refusal(orderId, { ok: false, current: facts.order });
-    return { price: facts.order.price, resellerId: facts.order.resellerId };
+    if (!facts || !(MANUALLY_REFUNDABLE as readonly string[]).includes(facts.order.status)) return null;
+    return facts.order.price;
   }
 
   private async audited(trx: Transaction<DB>, orderId: string, note: string, actor: Actor, r: { before: OrderRecord; after: OrderRecord; balanceAfter: number }, now: number, approval?: { by: string; requestId: string }) {
