@@ -40,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
       { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js'), 'catalog.manage') },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
+      { path: 'four-eyes', ...page(() => import('../../features/admin/approvals/pages/Approvals.js')) },
       { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
