@@ -166,10 +166,28 @@ describe.each(storeKinds())('four-eyes approval (%s)', (kind) => {
     const order = await owner.client.get(`/orders/${orderId}`);
     expect(order.body.data.status).toBe('refunded');
     // A second request for a refunded order is refused at once, as before.
-    expectJsonError(await financeA.client.post(`/orders/${orderId}/refund`, { note: 'again' }), 409, 'INVALID_STATE');
+    expectJsonError(await financeB.client.post(`/orders/${orderId}/refund`, { note: 'again' }), 409, 'INVALID_STATE');
   });
 
-  it("a supplier's credentials always wait (202), kept sealed and never shown; approved by another catalog operator they apply", async () => {
+  it('two refund requests for one order: the first approved refunds it, the second fails with the reason (one refund entry)', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const placed = await r.client.post('/order', { ref_id: uniqueRef(), product_code: 'FF-100', target: '123456789' });
+    const orderId = placed.body.data.order_id;
+    const a = (await financeA.client.post(`/orders/${orderId}/refund`, { note: 'first desk' })).body.data;
+    const b = (await financeB.client.post(`/orders/${orderId}/refund`, { note: 'second desk' })).body.data;
+    expect([a.state, b.state]).toEqual(['pending', 'pending']);
+    expect((await owner.client.post(`/approvals/${a.id}/approve`, {})).body.data.state).toBe('approved');
+    const second = await owner.client.post(`/approvals/${b.id}/approve`, {});
+    expect(second.body.data).toMatchObject({ state: 'failed' });
+    expect(second.body.data.reason).toMatch(/INVALID_STATE/);
+    expect(await balance(r.id)).toBe(100_000);
+    const refunds = await t.platform.database.db.selectFrom('ledger_entries').select('id').where('order_id', '=', orderId).where('type', '=', 'order_refund').execute();
+    expect(refunds).toHaveLength(1);
+    const { entries } = await t.platform.core.repos.audit.list({ targetId: b.id, action: 'approval.fail', limit: 5, offset: 0 });
+    expect(entries[0]).toMatchObject({ operatorId: owner.id });
+  });
+
+  it("a supplier's credentials always wait (202), kept sealed and never shown; approved by an owner (not the requester, not finance) they apply", async () => {
     const s = await t.platform.operator.supply.addUpstreamV1({ name: `up-${Math.random().toString(16).slice(2, 8)}`, baseUrl: 'https://old.example/api/v1', apiKey: 'old-key', apiSecret: 'old-secret' }, owner.id);
     const sealedBefore = await supplierCredentials(t.platform.database.db, s.id);
     expectJsonError(await catalog.client.put(`/suppliers/${s.id}/credentials`, { api_key: 'k' }), 400, 'VALIDATION_ERROR');
