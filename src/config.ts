@@ -27,6 +27,11 @@ export interface Config {
   currencyDecimals: number;
   /** The largest amount one operation may move (credit, debit, price), in major units. */
   maxOperationAmount: number;
+  /**
+   * Four-eyes (issue 37): an operator's credit, debit or manual refund above this amount,
+   * in major units, waits for a second operator's approval; 0: off (money changes at once).
+   */
+  fourEyesThreshold: number;
   trustedProxies: string[];
   logLevel: string;
   seedDemo: boolean;
@@ -193,6 +198,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     currencyDecimals,
     // Bounded so that the amount in minor units stays within what is exact (MAX_EXACT_MINOR).
     maxOperationAmount: int('MAX_OPERATION_AMOUNT', 1_000_000_000, 1, Math.floor(MAX_EXACT_MINOR / 10 ** currencyDecimals)),
+    // 10 million rupiah by default; major units, like MAX_OPERATION_AMOUNT.
+    fourEyesThreshold: int('FOUR_EYES_THRESHOLD', 10_000_000, 0, Math.floor(MAX_EXACT_MINOR / 10 ** currencyDecimals)),
     trustedProxies,
     logLevel,
     seedDemo: bool('SEED_DEMO', envName !== 'production'),

@@ -39,6 +39,7 @@ export const ERRORS = {
   INVALID_CREDENTIALS: 401, // wrong email or password at sign-in
   FORBIDDEN: 403, // kept in the catalogue; no route answers it now (a session of the other kind is UNAUTHENTICATED)
   FORBIDDEN_ROLE: 403, // the operator's roles do not include one that may do this (the message names them)
+  FOUR_EYES_SELF_APPROVAL: 403, // the operator who asked for a four-eyes change cannot approve or reject it
   LAST_OWNER: 409, // the change would leave no operator with the owner role
   CONFLICT: 409, // the name, email or code is already taken
   INVALID_STATE: 409, // the resource's current state does not allow this (e.g. refund of a failed order)

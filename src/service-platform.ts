@@ -281,6 +281,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
+    fourEyesThreshold: config.fourEyesThreshold === 0 ? null : config.fourEyesThreshold * 10 ** config.currencyDecimals,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
     publicBaseUrl, notifier,

@@ -32,6 +32,7 @@ export const PERMISSIONS = {
   'resellers.pricing': { roles: ['owner', 'catalog'], description: "a reseller's tier and catalogs" },
   'catalog.manage': { roles: ['owner', 'catalog'], description: 'categories, products, catalogs, prices, margin rules and imports' },
   'supply.manage': { roles: ['owner', 'catalog'], description: 'suppliers, routes, syncs, sandbox switches and supply refresh' },
+  'approvals.decide': { roles: ['owner', 'finance', 'catalog'], description: "four-eyes: approve or reject another operator's request whose action their roles may do (never their own); cancel their own" },
   'attention.resolve': { roles: ['owner', 'catalog'], description: 'resolve attention items (prices a sync found below cost)' },
   'deposits.manage': { roles: ['owner', 'finance'], description: 'bank accounts and deposit settings; mark deposits paid, import statements, assign or close unmatched money' },
 } as const satisfies Record<string, { roles: readonly OperatorRole[]; description: string }>;
@@ -65,6 +66,11 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /messages/{id}': 'read',
   'POST /messages/{id}/resend': 'messages.resend',
   'GET /attention-items': 'read',
+  'GET /approvals': 'read',
+  'GET /approvals/{id}': 'read',
+  'POST /approvals/{id}/approve': 'approvals.decide',
+  'POST /approvals/{id}/reject': 'approvals.decide',
+  'POST /approvals/{id}/cancel': 'approvals.decide',
   'POST /attention-items/{id}/resolve': 'attention.resolve',
 
   'GET /bank-accounts': 'read',
@@ -132,6 +138,7 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /suppliers': 'read',
   'POST /suppliers': 'supply.manage',
   'PATCH /suppliers/{id}': 'supply.manage',
+  'PUT /suppliers/{id}/credentials': 'supply.manage',
   'POST /suppliers/{id}/breaker/reset': 'supply.manage',
   'POST /suppliers/{id}/sync': 'supply.manage',
   'GET /suppliers/{id}/skus': 'read',

@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import type { Gated } from '../services/operator/approvals.js';
+import type { ApprovalRequest } from '../store/approvals-repo.js';
 import { fingerprintOf, type Claim, type Idempotency, type IdempotentRequest } from '../services/operator/idempotency.js';
 
 /** Header of a request that must not be applied twice, and of an answer given again. */
@@ -25,4 +27,19 @@ export async function once<T, D>(
   const r = await idempotency.run(scope, idempotentRequest(reply, body), change, present);
   if (r.replayed) reply.header(REPLAYED_HEADER, 'true');
   return { data: r.data };
+}
+
+/**
+ * A four-eyes money change through `once`: its answer is kept as {done} or {pending}, so
+ * that a replay gives the same status again (200 with the change, or 202 with the request).
+ */
+export async function onceGated<T, D, P>(
+  idempotency: Idempotency, scope: string, reply: FastifyReply, body: unknown,
+  change: (claim: Claim<Gated<T>>) => Promise<Gated<T>>, present: (result: T) => D, presentRequest: (r: ApprovalRequest) => P,
+): Promise<{ data: D | P; status: 200 | 202 }> {
+  const { data } = await once(idempotency, scope, reply, body, change,
+    (g): { done: D } | { pending: P } => ('done' in g ? { done: present(g.done) } : { pending: presentRequest(g.pending) }));
+  if ('pending' in data) return { data: data.pending, status: 202 };
+  // An answer kept before four-eyes (the bare change) is replayed as it was.
+  return { data: 'done' in data ? data.done : (data as D), status: 200 };
 }

@@ -46,6 +46,8 @@ export interface RouteDoc {
   access?: RouteAccess;
   /** The success status: 202 when the work happens later (an email sent from the outbox). */
   status: 200 | 202;
+  /** A second success answer, 202 with this `data`: the change waits for a second operator (four-eyes). */
+  accepted?: { response: TSchema; description: string };
 }
 
 export class RouteRegistry {
@@ -101,8 +103,10 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   status?: 200 | 202;
   /** Bytes a body may have (default JSON_API_BODY_LIMIT): a bank statement upload is larger. */
   bodyLimit?: number;
+  /** A route that may answer 202 instead (four-eyes): the schema of that answer's `data`; the handler returns status 202 with it. */
+  accepted?: { response: TSchema; description: string };
   /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
-  handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown } | { file: FileAnswer }>;
+  handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown; status?: 200 | 202 } | { file: FileAnswer }>;
 }
 
 /** A download: served as an attachment with this name. */
@@ -214,7 +218,7 @@ export function jsonApi<A extends JsonApiName>(
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
-        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200,
+        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200, ...(spec.accepted ? { accepted: spec.accepted } : {}),
       });
       app.route({
         method: spec.method,
@@ -240,7 +244,8 @@ export function jsonApi<A extends JsonApiName>(
               .header('cache-control', 'no-store')
               .send(out.file.body);
           }
-          if (spec.status) reply.code(spec.status);
+          const status = out.status ?? spec.status;
+          if (status) reply.code(status);
           return out.meta === undefined ? { success: true, data: out.data } : { success: true, data: out.data, meta: out.meta };
         },
       });

@@ -34,6 +34,8 @@ export interface ServiceCore {
   secrets: SecretBox;
   hasher: PasswordHasher;
   currency: CurrencySettings;
+  /** Four-eyes: money changes above this (minor units) wait for a second operator; null: off (FOUR_EYES_THRESHOLD=0). */
+  fourEyesThreshold: number | null;
   repos: {
     resellers: ResellersRepo;
     catalog: CatalogRepo;

@@ -71,15 +71,7 @@ export class ManageSupply {
 
   async addUpstreamV1(input: { name: string; baseUrl: string; apiKey: string; apiSecret: string }, actor: Actor) {
     checkSupplierName(input.name);
-    let url: URL;
-    try {
-      url = new URL(input.baseUrl);
-    } catch {
-      throw new AppError('VALIDATION_ERROR', `base URL "${input.baseUrl}" is not a URL; expected e.g. https://upstream.example/api/v1`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('VALIDATION_ERROR', 'base URL must be http:// or https://');
-    if (!input.apiKey || !input.apiSecret) throw new AppError('VALIDATION_ERROR', 'the upstream API key and API secret are both required');
-    const creds: UpstreamV1Credentials = { baseUrl: url.toString().replace(/\/$/, ''), apiKey: input.apiKey, apiSecret: input.apiSecret };
+    const creds = upstreamCredentials(input);
     return this.insertSupplier(actor, { name: input.name, adapter: 'upstream-v1', credentialsEnc: this.deps.secrets.seal(JSON.stringify(creds)) });
   }
 
@@ -90,10 +82,7 @@ export class ManageSupply {
   async addDigiflazz(input: { name: string; username: string; apiKey: string; webhookSecret?: string | null; baseUrl?: string; balanceThreshold?: number | string | null }, actor: Actor) {
     checkSupplierName(input.name);
     if (this.deps.currency.code !== 'IDR') throw new AppError('VALIDATION_ERROR', `Digiflazz prices are in IDR; this installation's CURRENCY is ${this.deps.currency.code}`);
-    if (!input.username || !input.apiKey) throw new AppError('VALIDATION_ERROR', 'the Digiflazz username and API key are both required');
-    if (input.webhookSecret !== undefined && input.webhookSecret !== null && input.webhookSecret.length < 8) throw new AppError('VALIDATION_ERROR', 'the webhook secret must be at least 8 characters (set the same secret in the Digiflazz member area)');
-    const baseUrl = checkBaseUrl(input.baseUrl ?? DIGIFLAZZ_BASE_URL);
-    const creds: DigiflazzCredentials = { baseUrl, username: input.username, apiKey: input.apiKey, webhookSecret: input.webhookSecret ?? null };
+    const creds = digiflazzCredentials(input);
     const threshold = input.balanceThreshold === undefined || input.balanceThreshold === null ? null : this.minor(input.balanceThreshold)!;
     const created = await this.insertSupplier(actor, { name: input.name, adapter: 'digiflazz', credentialsEnc: this.deps.secrets.seal(JSON.stringify(creds)) });
     if (threshold !== null) return this.setBalanceThreshold(created.id, input.balanceThreshold!, actor);
@@ -110,6 +99,36 @@ export class ManageSupply {
       await audit({ action: 'supplier.update', targetKind: 'supplier', targetId: before.id, before: { balance_threshold: before.balanceThreshold }, after: { balance_threshold: after.balanceThreshold } });
       return after;
     });
+  }
+
+  /**
+   * New credentials for an existing supplier, checked as its adapter needs them and sealed
+   * (four-eyes: they wait sealed in an approval request; services/operator/approvals.ts).
+   */
+  async sealNewCredentials(idOrName: string, input: { baseUrl?: string; apiKey: string; apiSecret?: string; username?: string; webhookSecret?: string | null }) {
+    const supplier = await this.supplier(new SupplyRepo(this.deps.db), idOrName);
+    let creds: UpstreamV1Credentials | DigiflazzCredentials;
+    if (supplier.adapter === 'upstream-v1') {
+      if (input.username !== undefined || input.webhookSecret !== undefined) throw new AppError('VALIDATION_ERROR', 'an upstream-v1 supplier takes credentials {base_url, api_key, api_secret}');
+      creds = upstreamCredentials({ baseUrl: input.baseUrl ?? '', apiKey: input.apiKey, apiSecret: input.apiSecret ?? '' });
+    } else if (supplier.adapter === 'digiflazz') {
+      if (input.apiSecret !== undefined) throw new AppError('VALIDATION_ERROR', 'a digiflazz supplier takes credentials {username, api_key} and optionally webhook_secret and base_url');
+      creds = digiflazzCredentials({ username: input.username ?? '', apiKey: input.apiKey, webhookSecret: input.webhookSecret, baseUrl: input.baseUrl });
+    } else {
+      throw new AppError('VALIDATION_ERROR', `a ${supplier.adapter} supplier has no credentials`);
+    }
+    return { supplier, sealed: this.deps.secrets.seal(JSON.stringify(creds)) };
+  }
+
+  /** Approved new credentials, in the approval's transaction; the audit line says "sealed", never what they are. */
+  async applyCredentialsIn(trx: Kysely<DB>, supplierId: string, sealed: string, actor: Actor, approval: { by: string; requestId: string }) {
+    const r = await trx.updateTable('suppliers').set({ credentials_enc: sealed }).where('id', '=', supplierId).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError('NOT_FOUND', `no supplier with id ${supplierId}`);
+    await AuditRepo.record(trx, {
+      operatorId: actor, approvedBy: approval.by, action: 'supplier.credentials', targetKind: 'supplier', targetId: supplierId,
+      before: { credentials: 'sealed' }, after: { credentials: 'sealed', approval_request_id: approval.requestId },
+    }, this.deps.clock.now());
+    return { supplierId };
   }
 
   /** A supplier's price list as of its last sync (supplier_skus), by SKU: what an import picks from. */
@@ -324,6 +343,25 @@ function checkOptions(o: RouteOptions): RouteOptions {
   const problem = routeOptionsProblem(o);
   if (problem) throw new AppError('VALIDATION_ERROR', problem);
   return o;
+}
+
+function upstreamCredentials(input: { baseUrl: string; apiKey: string; apiSecret: string }): UpstreamV1Credentials {
+  let url: URL;
+  try {
+    url = new URL(input.baseUrl);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', `base URL "${input.baseUrl}" is not a URL; expected e.g. https://upstream.example/api/v1`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('VALIDATION_ERROR', 'base URL must be http:// or https://');
+  if (!input.apiKey || !input.apiSecret) throw new AppError('VALIDATION_ERROR', 'the upstream API key and API secret are both required');
+  return { baseUrl: url.toString().replace(/\/$/, ''), apiKey: input.apiKey, apiSecret: input.apiSecret };
+}
+
+function digiflazzCredentials(input: { username: string; apiKey: string; webhookSecret?: string | null; baseUrl?: string }): DigiflazzCredentials {
+  if (!input.username || !input.apiKey) throw new AppError('VALIDATION_ERROR', 'the Digiflazz username and API key are both required');
+  if (input.webhookSecret !== undefined && input.webhookSecret !== null && input.webhookSecret.length < 8) throw new AppError('VALIDATION_ERROR', 'the webhook secret must be at least 8 characters (set the same secret in the Digiflazz member area)');
+  const baseUrl = checkBaseUrl(input.baseUrl ?? DIGIFLAZZ_BASE_URL);
+  return { baseUrl, username: input.username, apiKey: input.apiKey, webhookSecret: input.webhookSecret ?? null };
 }
 
 function checkBaseUrl(raw: string): string {

@@ -29,6 +29,7 @@ import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
 import { deposits } from './migrations/034_deposits.js';
 import { notificationSettings } from './migrations/040_notification_settings.js';
+import { approvalRequests } from './migrations/039_approval_requests.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -65,6 +66,7 @@ function provider(db: Database): MigrationProvider {
         '034_deposits': deposits(db.dialect),
         '040_notification_settings': notificationSettings,
         '037_bank_deposits': bankDeposits,
+        '039_approval_requests': approvalRequests,
       };
     },
   };

@@ -8,6 +8,9 @@ import type { DB, OrdersTable } from './schema.js';
 
 class NoLongerRefundable extends Error {}
 
+/** A refund that lost a race (refundIn threw it, or the ledger's one-refund-per-order index did). */
+export const lostRefundRace = (e: unknown) => e instanceof NoLongerRefundable || isUniqueViolation(e);
+
 /** Operator order search: across resellers, any combination of filters. */
 export interface OrderSearch {
   resellerId: string | null;
@@ -116,43 +119,53 @@ export class OperatorOrdersRepo {
     try {
       return await this.db.transaction().execute(async (trx) => {
         await inTrx.first(trx);
-        const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
-        if (!row) return { ok: false, current: null } as const;
-        const before = toRecord(row);
-        if (!(MANUALLY_REFUNDABLE as readonly string[]).includes(before.status)) return { ok: false, current: before } as const;
-        // The reseller row first, like every writer of orders and balances (lock order,
-        // docs/architecture.md): it serializes concurrent refunds and fulfilment of this order.
-        const wallet = await trx
-          .updateTable('resellers')
-          .set((eb) => ({ balance: eb('balance', '+', before.price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
-          .where('id', '=', before.resellerId)
-          .where('balance', '<=', REFUND_CEILING_MINOR - before.price)
-          .returning(['balance', 'ledger_seq'])
-          .executeTakeFirst();
-        if (!wallet) return { ok: false, current: before, pastCeiling: true } as const;
-        const updated = await trx
-          .updateTable('orders')
-          .set((eb) => ({ status: 'refunded', completed_at: eb.fn.coalesce('completed_at', eb.val(now)), updated_at: now }))
-          .where('id', '=', orderId)
-          .where('status', 'in', [...MANUALLY_REFUNDABLE])
-          .returningAll()
-          .executeTakeFirst();
-        // Settled or refunded by someone else meanwhile: undo the credit with the whole transaction.
-        if (!updated) throw new NoLongerRefundable();
-        const after = toRecord(updated);
-        const balanceAfter = Number(wallet.balance);
-        await trx
-          .insertInto('ledger_entries')
-          .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq), order_seq: Number(row.seq) })
-          .execute();
-        await inTrx.last(trx, { before, after, balanceAfter });
-        return { ok: true, before, after, balanceAfter } as const;
+        const r = await OperatorOrdersRepo.refundIn(trx, orderId, note, now);
+        if (r.ok) await inTrx.last(trx, r);
+        return r;
       });
     } catch (e) {
       if (!(e instanceof NoLongerRefundable) && !isUniqueViolation(e)) throw e;
       const row = await this.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
       return { ok: false, current: row ? toRecord(row) : null };
     }
+  }
+
+  /**
+   * The refund's writes in the caller's transaction (refundManually's, or an approved
+   * four-eyes request's). Throws NoLongerRefundable (or the ledger's unique violation) when
+   * the order was settled or refunded meanwhile: the caller's transaction must roll back.
+   */
+  static async refundIn(trx: Transaction<DB>, orderId: string, note: string, now: number): Promise<ManualRefundResult> {
+    const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+    if (!row) return { ok: false, current: null } as const;
+    const before = toRecord(row);
+    if (!(MANUALLY_REFUNDABLE as readonly string[]).includes(before.status)) return { ok: false, current: before } as const;
+    // The reseller row first, like every writer of orders and balances (lock order,
+    // docs/architecture.md): it serializes concurrent refunds and fulfilment of this order.
+    const wallet = await trx
+      .updateTable('resellers')
+      .set((eb) => ({ balance: eb('balance', '+', before.price), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+      .where('id', '=', before.resellerId)
+      .where('balance', '<=', REFUND_CEILING_MINOR - before.price)
+      .returning(['balance', 'ledger_seq'])
+      .executeTakeFirst();
+    if (!wallet) return { ok: false, current: before, pastCeiling: true } as const;
+    const updated = await trx
+      .updateTable('orders')
+      .set((eb) => ({ status: 'refunded', completed_at: eb.fn.coalesce('completed_at', eb.val(now)), updated_at: now }))
+      .where('id', '=', orderId)
+      .where('status', 'in', [...MANUALLY_REFUNDABLE])
+      .returningAll()
+      .executeTakeFirst();
+    // Settled or refunded by someone else meanwhile: undo the credit with the whole transaction.
+    if (!updated) throw new NoLongerRefundable();
+    const after = toRecord(updated);
+    const balanceAfter = Number(wallet.balance);
+    await trx
+      .insertInto('ledger_entries')
+      .values({ reseller_id: after.resellerId, type: 'order_refund', amount: after.price, balance_after: balanceAfter, order_id: orderId, note, created_at: now, seq: Number(wallet.ledger_seq), order_seq: Number(row.seq) })
+      .execute();
+    return { ok: true, before, after, balanceAfter } as const;
   }
 }
 

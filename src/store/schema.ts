@@ -291,6 +291,29 @@ export interface AuditLogTable {
   after: string | null;
   note: string | null;
   created_at: number;
+  /** Migration 039: the second operator who approved the action (four-eyes); null: none needed. */
+  approved_by: Generated<string | null>;
+}
+
+/** Migration 039: an action waiting for a second operator (domain/four-eyes.ts). */
+export interface ApprovalRequestsTable {
+  id: string;
+  kind: string;
+  target_kind: string;
+  target_id: string;
+  /** Minor units; null for supplier credentials. */
+  amount: number | string | null;
+  note: string | null;
+  /** Sealed with the SecretBox: the new supplier credentials. Never shown. */
+  payload_enc: string | null;
+  state: string;
+  requested_by: string;
+  requested_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  reason: string | null;
+  /** JSON: what the applied action produced. */
+  result: string | null;
 }
 
 export interface DB {
@@ -332,6 +355,7 @@ export interface DB {
   deposits: DepositsTable;
   alert_state: AlertStateTable;
   bank_mutations: BankMutationsTable;
+  approval_requests: ApprovalRequestsTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */

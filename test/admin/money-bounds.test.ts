@@ -30,7 +30,8 @@ describe.each(storeKinds())('money bounds (%s)', (kind) => {
   let t: TestApp;
   let op: JsonClient;
   beforeAll(async () => {
-    t = await startTestApp(kind, { env: { MAX_OPERATION_AMOUNT: String(MAX_OP) } });
+    // Four-eyes off: these bounds are about amounts far above any approval threshold, applied at once.
+    t = await startTestApp(kind, { env: { MAX_OPERATION_AMOUNT: String(MAX_OP), FOUR_EYES_THRESHOLD: '0' } });
     op = await operatorClient(t);
   });
   afterAll(async () => t?.close());

@@ -81,7 +81,8 @@ describe.each(storeKinds())('operator roles (%s)', (kind) => {
       }
     }
     expect(refusals).toBeGreaterThan(100);
-  });
+    // Every route for six identities, one request each: more than the default 30 s on a busy machine.
+  }, 120_000);
 
   it('the session says which roles and permissions it holds, and GET /roles serves the table', async () => {
     const { client } = await operatorWith(['finance']);

@@ -71,6 +71,13 @@ function operation(route: RouteDoc) {
           ? { 'text/csv': { schema: { type: 'string', description: 'UTF-8 CSV with a header row, sent as an attachment' } } }
           : { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
       },
+      ...(route.accepted ? {
+        202: {
+          description: route.accepted.description,
+          headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
+          content: { 'application/json': { schema: successEnvelope(plain(route.accepted.response)) } },
+        },
+      } : {}),
       ...errorResponses([...commonErrors(route), ...route.errors, ...(route.idempotent ? (['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] as const) : [])], (status) => ({
         'X-Request-Id': REQUEST_ID_HEADER,
         ...(status === 429 ? { 'Retry-After': retryAfter } : {}),

@@ -23,6 +23,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'state,reason,since,probe_at,probe_orders,probe_answers': 'SupplierBreaker',
   'id,name,adapter,enabled,status,balance,health,breaker,webhook_url,below_cost_policy,route_count,created_at': 'Supplier',
   deleted: 'Deleted',
+  'id,kind,target_kind,target_id,amount,note,state,requested_by,requested_by_email,requested_at,decided_by,decided_by_email,decided_at,reason,result,permission,roles': 'ApprovalRequest',
   'percent_bp,fixed': 'MarginTier',
   'gold,platinum,diamond': 'TierMargins',
   'id,scope,scope_id,step,tiers,created_at,updated_at': 'MarginRule',

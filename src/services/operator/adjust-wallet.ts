@@ -7,6 +7,8 @@ import type { ServiceCore } from '../core.js';
 import { parseLedgerTypes } from '../reseller-queries.js';
 import type { Actor } from './actor.js';
 import type { Claim } from './idempotency.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../store/schema.js';
 import { minorUnits } from './money-input.js';
 
 const MAX_NOTE = 500;
@@ -44,35 +46,50 @@ export class AdjustWallet {
     return { items: entries, total, page };
   }
 
-  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor, claim?: Claim<WalletChange>): Promise<WalletChange> {
+  /** The amount (minor units) and note of a credit or debit, or VALIDATION_ERROR saying what to fix. */
+  validate(amount: number | string, rawNote: string): { minor: number; note: string } {
     const minor = this.minorUnits(amount);
     const note = rawNote.trim();
     if (!note) throw new AppError('VALIDATION_ERROR', 'note is required: say why the balance changes (the reseller sees it)');
     if (note.length > MAX_NOTE) throw new AppError('VALIDATION_ERROR', `note must be at most ${MAX_NOTE} characters`);
-    const signed = kind === 'credit' ? minor : -minor;
-    const now = this.core.clock.now();
+    return { minor, note };
+  }
+
+  private async adjust(resellerId: string, kind: 'credit' | 'debit', amount: number | string, rawNote: string, actor: Actor, claim?: Claim<WalletChange>): Promise<WalletChange> {
+    const { minor, note } = this.validate(amount, rawNote);
     return this.core.db.transaction().execute(async (trx) => {
       // The key first: a request racing with the same key waits here, before any balance is read.
       await claim?.take(trx);
-      const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
-      if (!before) throw notFound(resellerId);
-      const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);
-      if (!done && kind === 'credit') {
-        throw new AppError('VALIDATION_ERROR', `the credit would take the balance (${this.major(Number(before.balance))}) past the largest balance the service holds, `
-          + `${this.major(MAX_EXACT_MINOR)} ${this.core.currency.code}; nothing was changed`);
-      }
-      if (!done) {
-        throw new AppError('INSUFFICIENT_BALANCE', `the balance (${this.major(Number(before.balance))}) is less than the debit (${this.major(minor)}); nothing was changed`);
-      }
-      await AuditRepo.record(trx, {
-        operatorId: actor, action: `wallet.${kind}`, targetKind: 'reseller', targetId: resellerId,
-        before: { balance: this.major(done.balanceAfter - signed) },
-        after: { balance: this.major(done.balanceAfter), amount: this.major(signed), ledger_entry_id: String(done.entryId) }, note,
-      }, now);
-      const change = { resellerId, entry: { id: done.entryId, type: kind, amount: signed, balanceAfter: done.balanceAfter, orderId: null, refId: null, depositId: null, note, createdAt: now } };
+      const change = await this.applyIn(trx, resellerId, kind, minor, note, actor);
       await claim?.keep(trx, change);
       return change;
     });
+  }
+
+  /**
+   * The change itself in the caller's transaction (also an approved four-eyes request's:
+   * `approval` names the second operator and the request on the audit line). Refusals
+   * (NOT_FOUND, INSUFFICIENT_BALANCE, past the largest balance) write nothing.
+   */
+  async applyIn(trx: Transaction<DB>, resellerId: string, kind: 'credit' | 'debit', minor: number, note: string, actor: Actor, approval?: { by: string; requestId: string }): Promise<WalletChange> {
+    const signed = kind === 'credit' ? minor : -minor;
+    const now = this.core.clock.now();
+    const before = await trx.selectFrom('resellers').select('balance').where('id', '=', resellerId).executeTakeFirst();
+    if (!before) throw notFound(resellerId);
+    const done = await LedgerRepo.adjustIn(trx, resellerId, signed, note, now);
+    if (!done && kind === 'credit') {
+      throw new AppError('VALIDATION_ERROR', `the credit would take the balance (${this.major(Number(before.balance))}) past the largest balance the service holds, `
+        + `${this.major(MAX_EXACT_MINOR)} ${this.core.currency.code}; nothing was changed`);
+    }
+    if (!done) {
+      throw new AppError('INSUFFICIENT_BALANCE', `the balance (${this.major(Number(before.balance))}) is less than the debit (${this.major(minor)}); nothing was changed`);
+    }
+    await AuditRepo.record(trx, {
+      operatorId: actor, action: `wallet.${kind}`, targetKind: 'reseller', targetId: resellerId, approvedBy: approval?.by ?? null,
+      before: { balance: this.major(done.balanceAfter - signed) },
+      after: { balance: this.major(done.balanceAfter), amount: this.major(signed), ledger_entry_id: String(done.entryId), ...(approval ? { approval_request_id: approval.requestId } : {}) }, note,
+    }, now);
+    return { resellerId, entry: { id: done.entryId, type: kind, amount: signed, balanceAfter: done.balanceAfter, orderId: null, refId: null, depositId: null, note, createdAt: now } };
   }
 
   /** Amounts arrive in major units; they must be > 0, exact in minor units and within MAX_OPERATION_AMOUNT. */

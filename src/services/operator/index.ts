@@ -21,18 +21,23 @@ import { OutboxMessages } from './messages.js';
 import { DepositSettingsService } from '../deposits/deposit-settings.js';
 import { OperatorDeposits } from '../deposits/operator-deposits.js';
 import { StatementImport } from '../deposits/statement-import.js';
+import { Approvals } from './approvals.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
+  const supply = new ManageSupply(core);
+  const wallet = new AdjustWallet(core);
+  const orders = new OperatorOrders(core);
   return {
     operators: new OperatorAccounts(core),
     catalog: new ManageCatalog(core),
-    supply: new ManageSupply(core),
+    supply,
     resellers: new ManageResellers(core),
     resellerSettings: new ResellerSettings(core),
     invitations: new ResellerInvitations(core),
-    wallet: new AdjustWallet(core),
-    orders: new OperatorOrders(core),
+    wallet,
+    orders,
+    approvals: new Approvals(core, { wallet, orders, supply }),
     audit: new AuditLog(core),
     idempotency: new Idempotency(core),
     priceSync: new SyncSupplierPrices(core),

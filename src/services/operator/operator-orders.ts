@@ -9,6 +9,9 @@ import { MANUALLY_REFUNDABLE, OperatorOrdersRepo } from '../../store/operator-or
 import type { ServiceCore } from '../core.js';
 import type { Actor } from './actor.js';
 import type { Claim } from './idempotency.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../store/schema.js';
+import type { OrderRecord } from '../../domain/order.js';
 
 const MAX_NOTE = 500;
 
@@ -54,30 +57,64 @@ export class OperatorOrders {
   async refund(orderId: string, rawNote: string, actor: Actor, claim?: Claim<OrderView>): Promise<OrderView> {
     const note = requiredNote(rawNote);
     const now = this.core.clock.now();
-    const money = (m: number) => toMajor(m, this.core.currency.decimals);
     let refunded: OrderView | null = null;
     const result = await this.core.repos.operatorOrders.refundManually(orderId, note, now, {
       // The key first: a refund racing with the same key waits here, before the order is read.
       first: async (trx) => claim?.take(trx),
       last: async (trx, r) => {
-        await AuditRepo.record(trx, {
-          operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId,
-          before: { status: r.before.status, completed_at: r.before.completedAt },
-          after: { status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter) },
-          note,
-        }, now);
-        // The answer as committed with the refund: what a replay of its key gives again.
-        refunded = await orderView({ operatorOrders: new OperatorOrdersRepo(trx), ledger: new LedgerRepo(trx), callbacks: new CallbacksRepo(trx, this.core.dialect) }, orderId);
+        refunded = await this.audited(trx, orderId, note, actor, r, now);
         await claim?.keep(trx, refunded);
       },
     });
-    if (!result.ok) {
-      if (!result.current) throw notFound(orderId);
-      if (result.pastCeiling) throw new AppError('VALIDATION_ERROR', `the refund would take the balance past ${money(REFUND_CEILING_MINOR)} ${this.core.currency.code}, beyond which amounts are not exact; debit the wallet first`);
-      const why = result.current.status === 'failed' ? 'a failed order was already refunded automatically' : 'a refunded order is final';
-      throw new AppError('INVALID_STATE', `only processing or success orders can be refunded (${MANUALLY_REFUNDABLE.join(', ')}); ${why}`);
-    }
+    if (!result.ok) throw this.refusal(orderId, result);
     return refunded!;
+  }
+
+  /** The note of a manual refund, trimmed, or VALIDATION_ERROR. */
+  validateNote(rawNote: string) {
+    return requiredNote(rawNote);
+  }
+
+  /**
+   * An approved four-eyes refund, in the approval's transaction: the same writes and audit
+   * line as refund() (naming the second operator too); refusals throw and write nothing.
+   * A refund that lost a race throws from the repo (lostRefundRace): roll back.
+   */
+  async applyIn(trx: Transaction<DB>, orderId: string, note: string, actor: Actor, approval: { by: string; requestId: string }): Promise<OrderView> {
+    const now = this.core.clock.now();
+    const r = await OperatorOrdersRepo.refundIn(trx, orderId, note, now);
+    if (!r.ok) throw this.refusal(orderId, r);
+    return this.audited(trx, orderId, note, actor, r, now, approval);
+  }
+
+  /** The order's price (minor units) when it can be refunded now; null when it cannot (refund() then says why). */
+  async refundablePrice(orderId: string): Promise<number | null> {
+    const facts = await this.core.repos.operatorOrders.facts(orderId);
+    if (!facts || !(MANUALLY_REFUNDABLE as readonly string[]).includes(facts.order.status)) return null;
+    return facts.order.price;
+  }
+
+  private async audited(trx: Transaction<DB>, orderId: string, note: string, actor: Actor, r: { before: OrderRecord; after: OrderRecord; balanceAfter: number }, now: number, approval?: { by: string; requestId: string }) {
+    const money = (m: number) => toMajor(m, this.core.currency.decimals);
+    await AuditRepo.record(trx, {
+      operatorId: actor, action: 'order.refund', targetKind: 'order', targetId: orderId, approvedBy: approval?.by ?? null,
+      before: { status: r.before.status, completed_at: r.before.completedAt },
+      after: {
+        status: r.after.status, completed_at: r.after.completedAt, refunded: money(r.after.price), reseller_id: r.after.resellerId, balance_after: money(r.balanceAfter),
+        ...(approval ? { approval_request_id: approval.requestId } : {}),
+      },
+      note,
+    }, now);
+    // The answer as committed with the refund: what a replay of its key gives again.
+    return orderView({ operatorOrders: new OperatorOrdersRepo(trx), ledger: new LedgerRepo(trx), callbacks: new CallbacksRepo(trx, this.core.dialect) }, orderId);
+  }
+
+  private refusal(orderId: string, result: { ok: false; current: OrderRecord | null; pastCeiling?: true }) {
+    const money = (m: number) => toMajor(m, this.core.currency.decimals);
+    if (!result.current) return notFound(orderId);
+    if (result.pastCeiling) return new AppError('VALIDATION_ERROR', `the refund would take the balance past ${money(REFUND_CEILING_MINOR)} ${this.core.currency.code}, beyond which amounts are not exact; debit the wallet first`);
+    const why = result.current.status === 'failed' ? 'a failed order was already refunded automatically' : 'a refunded order is final';
+    return new AppError('INVALID_STATE', `only processing or success orders can be refunded (${MANUALLY_REFUNDABLE.join(', ')}); ${why}`);
   }
 
   /** A new round of callback attempts for a success or failed order, audited; `requestId` goes into its delivery logs. */

@@ -16,6 +16,8 @@ const AuditEntry = Type.Object({
   before: Type.Unknown({ description: 'snapshot before the change (null for creations); never secrets' }),
   after: Type.Unknown({ description: 'snapshot after the change; never secrets' }),
   note: Nullable(Type.String()),
+  approved_by: Nullable(Type.String({ description: 'four-eyes: the second operator who approved the change (operator_id asked for it); null: no approval was needed' })),
+  approved_by_email: Nullable(Type.String()),
   created_at: IsoTime(),
 });
 
@@ -36,7 +38,7 @@ export function auditRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
         data: {
           entries: r.items.map((e) => ({
             id: String(e.id), operator_id: e.operatorId, operator_email: e.operatorEmail, action: e.action, target_kind: e.targetKind,
-            target_id: e.targetId, target_label: e.targetKind === 'order' ? orderCode(e.targetId) : e.resellerName, before: e.before, after: e.after, note: e.note, created_at: isoMillis(e.createdAt),
+            target_id: e.targetId, target_label: e.targetKind === 'order' ? orderCode(e.targetId) : e.resellerName, before: e.before, after: e.after, note: e.note, approved_by: e.approvedBy, approved_by_email: e.approvedByEmail, created_at: isoMillis(e.createdAt),
           })),
         },
         meta: pageMeta(r.total, r.page),

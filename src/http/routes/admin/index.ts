@@ -20,6 +20,7 @@ import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
 import { messageRoutes } from './messages.js';
 import { depositRoutes } from './deposits.js';
+import { approvalRoutes } from './approvals.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -53,6 +54,7 @@ export function adminApi(deps: AdminApiDeps) {
     attentionRoutes(kit, deps);
     messageRoutes(kit, deps);
     depositRoutes(kit, deps);
+    approvalRoutes(kit, deps);
   };
 }
 

@@ -4,7 +4,8 @@ import type { JsonApiKit } from '../../json-api.js';
 import { presenters } from '../../presenters.js';
 import { IdParams, IsoTime, Nullable, PageQueryProps } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
-import { once } from '../../idempotency.js';
+import { onceGated } from '../../idempotency.js';
+import { ACCEPTED_FOR_APPROVAL, ApprovalRequest, approvalView } from './approval-view.js';
 import { LedgerEntry, Order } from '../../openapi/reseller-schemas.js';
 
 const CAP = SEARCH_MATCH_CAP.toLocaleString('en');
@@ -93,10 +94,11 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
       + 'A processing order refunded here is never completed by fulfilment afterwards; if the supplier delivers anyway, settle that with the supplier.',
     params: IdParams,
     body: Type.Object({ note: Type.String({ minLength: 1, maxLength: 500, description: 'required; kept on the refund entry and in the audit log' }) }, { additionalProperties: false }),
-    response: OrderDetail, idempotent: true,
+    response: OrderDetail, idempotent: true, accepted: { response: ApprovalRequest, description: ACCEPTED_FOR_APPROVAL.replace('the amount is', "the order's price is") },
     errors: ['NOT_FOUND', 'INVALID_STATE'],
     handler: ({ params, body, who, reply }) =>
-      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => orders.refund(params.id, body.note, who.operatorId, claim), detail),
+      onceGated(deps.services.idempotency, who.operatorId, reply, body, (claim) => deps.services.approvals.refund(params.id, body.note, who.operatorId, claim), detail,
+        (r) => approvalView(r, deps.services.currency.decimals)),
   });
 
   kit.route({

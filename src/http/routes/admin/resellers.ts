@@ -5,7 +5,8 @@ import { presenters } from '../../presenters.js';
 import type { JsonApiKit } from '../../json-api.js';
 import { IdParams, IsoTime, Money, Nullable, PageQueryProps, StringEnum } from '../../schemas.js';
 import type { AdminApiDeps } from './index.js';
-import { once } from '../../idempotency.js';
+import { onceGated } from '../../idempotency.js';
+import { ACCEPTED_FOR_APPROVAL, ApprovalRequest, approvalView } from './approval-view.js';
 import { LedgerEntry } from '../../openapi/reseller-schemas.js';
 import { TIERS } from '../../../store/resellers-repo.js';
 
@@ -36,7 +37,8 @@ const WalletChange = Type.Object({
 
 /** /admin/v1/resellers: accounts, approval, tier, suspension, and the wallet. */
 export function resellerRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
-  const { resellers, wallet } = deps.services;
+  const { resellers, wallet, approvals } = deps.services;
+  const approvalRequest = (r: Parameters<typeof approvalView>[0]) => approvalView(r, deps.services.currency.decimals);
   const present = presenters(deps.services.currency.decimals);
   const summary = (r: Awaited<ReturnType<typeof resellers.search>>['items'][number]) => ({
     id: r.id, name: r.name, email: r.email, tier: r.tier, status: r.status, balance: present.money(r.balance),
@@ -136,19 +138,19 @@ export function resellerRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'POST', url: '/resellers/:id/wallet/credit', tag: 'Wallet',
     summary: "Credit a reseller's wallet (a credit ledger entry with the note)",
-    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true,
+    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true, accepted: { response: ApprovalRequest, description: ACCEPTED_FOR_APPROVAL },
     errors: ['NOT_FOUND'],
     handler: ({ params, body, who, reply }) =>
-      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => wallet.credit(params.id, body.amount, body.note, who.operatorId, claim), walletChange),
+      onceGated(deps.services.idempotency, who.operatorId, reply, body, (claim) => approvals.walletChange('credit', params.id, body.amount, body.note, who.operatorId, claim), walletChange, approvalRequest),
   });
 
   kit.route({
     method: 'POST', url: '/resellers/:id/wallet/debit', tag: 'Wallet',
     summary: "Debit a reseller's wallet (a debit ledger entry with the note); never below zero",
-    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true,
+    params: IdParams, body: WalletBody, response: WalletChange, idempotent: true, accepted: { response: ApprovalRequest, description: ACCEPTED_FOR_APPROVAL },
     errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
     handler: ({ params, body, who, reply }) =>
-      once(deps.services.idempotency, who.operatorId, reply, body, (claim) => wallet.debit(params.id, body.amount, body.note, who.operatorId, claim), walletChange),
+      onceGated(deps.services.idempotency, who.operatorId, reply, body, (claim) => approvals.walletChange('debit', params.id, body.amount, body.note, who.operatorId, claim), walletChange, approvalRequest),
   });
 
   kit.route({

@@ -8,6 +8,7 @@ import { toMajor } from '../../../domain/money.js';
 import type { RouteOptions, RouteOptionsPatch } from '../../../domain/route-options.js';
 import { priceSyncView, sandboxView } from '../../supply-views.js';
 import { supplierHookPath } from '../supplier-hooks.js';
+import { ApprovalRequest, approvalView } from './approval-view.js';
 
 const strict = { additionalProperties: false } as const;
 const SupplierStatus = Type.Union([Type.Literal('active'), Type.Literal('maintenance')]);
@@ -164,6 +165,29 @@ export function supplyRoutes(kit: JsonApiKit<'admin'>, services: OperatorService
       if (policy !== undefined) s = await svc.setBelowCostPolicy(params.id, policy, who.operatorId);
       if (state.enabled !== undefined || state.status !== undefined) s = await svc.setSupplier(params.id, state, who.operatorId);
       return { data: supplier(s!) };
+    },
+  });
+
+  kit.route({
+    method: 'PUT', url: '/suppliers/:id/credentials', tag: 'Supply', status: 202,
+    summary: "Change a supplier's credentials: always a four-eyes request (202), applied when another operator approves it",
+    description: 'upstream-v1: {base_url, api_key, api_secret}; digiflazz: {username, api_key} and optionally webhook_secret and base_url. '
+      + 'Nothing changes now: the new credentials are checked, sealed and kept in an approval request (state pending) that another operator with supply.manage approves '
+      + '(POST /approvals/{id}/approve; the requester cannot). They are never shown back, in the request, the audit log or anywhere else.',
+    params: IdParams,
+    body: Type.Object({
+      base_url: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), api_key: Type.String({ minLength: 1, maxLength: 200 }),
+      api_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+      username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'digiflazz' })),
+      webhook_secret: Type.Optional(Type.String({ minLength: 8, maxLength: 500, description: 'digiflazz' })),
+      note: Type.Optional(Type.String({ maxLength: 500, description: 'why; the approver reads it' })),
+    }, strict),
+    response: ApprovalRequest, errors: ['NOT_FOUND'],
+    handler: async ({ params, body, who }) => {
+      const r = await services.approvals.supplierCredentials(params.id, {
+        baseUrl: body.base_url, apiKey: body.api_key, apiSecret: body.api_secret, username: body.username, webhookSecret: body.webhook_secret,
+      }, body.note, who.operatorId);
+      return { data: approvalView(r, services.currency.decimals) };
     },
   });
 

@@ -1,3 +1,4 @@
+import * as approvals from '../../features/admin/approvals/i18n.js';
 import * as audit from '../../features/admin/audit/i18n.js';
 import * as auth from '../../features/admin/auth/i18n.js';
 import * as catalog from '../../features/admin/catalog/i18n.js';
@@ -23,5 +24,6 @@ const pick = (lang: 'en' | 'id') => ({
   audit: audit[lang],
   messages: outbox[lang],
   deposits: deposits[lang],
+  approvals: approvals[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

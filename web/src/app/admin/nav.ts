@@ -22,6 +22,7 @@ export const NAV: AdminNavItem[] = [
     ],
   },
   { to: '/supply', label: 'nav.supply' },
+  { to: '/four-eyes', label: 'nav.fourEyes' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/messages', label: 'nav.messages' },
   { to: '/operators', label: 'nav.operators' },

@@ -4,6 +4,7 @@ export const en = {
   title: 'Audit log',
   when: 'When',
   operator: 'Operator',
+  approvedBy: 'approved by {{who}}',
   action: 'Action',
   targetKind: 'Target kind',
   targetId: 'Target id',
@@ -22,7 +23,8 @@ export const en = {
     category: { create: 'Category added', update: 'Category changed' },
     product: { create: 'Product added', update: 'Product changed' },
     catalog: { create: 'Catalog added', prices: { set: 'Catalog prices changed' } },
-    supplier: { create: 'Supplier added', update: 'Supplier changed', sync: 'Supplier price list synced' },
+    supplier: { create: 'Supplier added', update: 'Supplier changed', sync: 'Supplier price list synced', credentials: 'Supplier credentials changed' },
+    approval: { request: 'Sent for approval', approve: 'Approved', reject: 'Rejected', cancel: 'Approval request withdrawn', fail: 'Approved but could not be applied' },
     route: { create: 'Route added', update: 'Route changed', delete: 'Route removed', below_cost: 'Price below route cost' },
     sandbox: { update: 'Sandbox switch changed' },
     supply: { refresh: 'Supply refreshed' },
@@ -36,7 +38,7 @@ export const en = {
   },
   kinds: {
     reseller: 'Reseller', order: 'Order', catalog: 'Catalog', category: 'Category', product: 'Product',
-    supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator', message: 'Message',
+    supplier: 'Supplier', route: 'Route', sandbox: 'Sandbox', supply: 'Supply', operator: 'Operator', message: 'Message', approval_request: 'Approval request',
     store: 'Store settings', bank_account: 'Bank account', bank_mutation: 'Bank mutation',
   },
 };
@@ -44,6 +46,7 @@ export const id: Messages<typeof en> = {
   title: 'Log audit',
   when: 'Waktu',
   operator: 'Operator',
+  approvedBy: 'disetujui oleh {{who}}',
   action: 'Tindakan',
   targetKind: 'Jenis target',
   targetId: 'ID target',
@@ -61,7 +64,8 @@ export const id: Messages<typeof en> = {
     category: { create: 'Kategori ditambahkan', update: 'Kategori diubah' },
     product: { create: 'Produk ditambahkan', update: 'Produk diubah' },
     catalog: { create: 'Katalog ditambahkan', prices: { set: 'Harga katalog diubah' } },
-    supplier: { create: 'Pemasok ditambahkan', update: 'Pemasok diubah', sync: 'Daftar harga pemasok disinkronkan' },
+    supplier: { create: 'Pemasok ditambahkan', update: 'Pemasok diubah', sync: 'Daftar harga pemasok disinkronkan', credentials: 'Kredensial pemasok diubah' },
+    approval: { request: 'Dikirim untuk persetujuan', approve: 'Disetujui', reject: 'Ditolak', cancel: 'Permintaan persetujuan ditarik', fail: 'Disetujui tetapi tidak dapat diterapkan' },
     route: { create: 'Rute ditambahkan', update: 'Rute diubah', delete: 'Rute dihapus', below_cost: 'Harga di bawah biaya rute' },
     sandbox: { update: 'Sakelar sandbox diubah' },
     supply: { refresh: 'Pasokan diperbarui' },
@@ -75,7 +79,7 @@ export const id: Messages<typeof en> = {
   },
   kinds: {
     reseller: 'Reseller', order: 'Pesanan', catalog: 'Katalog', category: 'Kategori', product: 'Produk',
-    supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator', message: 'Pesan',
+    supplier: 'Pemasok', route: 'Rute', sandbox: 'Sandbox', supply: 'Pasokan', operator: 'Operator', message: 'Pesan', approval_request: 'Permintaan persetujuan',
     store: 'Pengaturan toko', bank_account: 'Rekening bank', bank_mutation: 'Mutasi bank',
   },
 };

@@ -12,6 +12,7 @@ export function targetPath(kind: string, id: string): string | null {
     case 'sandbox':
     case 'supply': return '/supply';
     case 'operator': return '/operators';
+    case 'approval_request': return '/four-eyes';
     default: return null;
   }
 }

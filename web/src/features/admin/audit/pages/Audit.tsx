@@ -45,7 +45,11 @@ export default function Audit() {
           onPage={setPage}
           columns={[
             { key: 'at', header: t('audit.when'), cell: (e) => formatDateTime(e.created_at, i18n.language) },
-            { key: 'who', header: t('audit.operator'), cell: (e) => e.operator_email ?? e.operator_id },
+            {
+              key: 'who', header: t('audit.operator'),
+              // Four-eyes: the requester, and the second operator who approved it.
+              cell: (e) => (e.approved_by ? <>{e.operator_email ?? e.operator_id}<Text size="xs" c="dimmed">{t('audit.approvedBy', { who: e.approved_by_email ?? e.approved_by })}</Text></> : e.operator_email ?? e.operator_id),
+            },
             { key: 'action', header: t('audit.action'), cell: (e) => <Text size="sm" title={e.action}>{t(`audit.actions.${e.action}`, { defaultValue: e.action })}</Text> },
             {
               key: 'target', header: t('audit.target'),

@@ -11,6 +11,7 @@ import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { QueryState } from '../../../../shared/ui/QueryState.js';
 import { useAdminMoney } from '../../ui/useAdminMoney.js';
 import { OrdersChart } from '../OrdersChart.js';
+import { PendingApprovals } from '../../approvals/PendingApprovals.js';
 
 function Stat(props: { label: string; value: ReactNode; to?: string; hint?: ReactNode }) {
   return (
@@ -35,6 +36,7 @@ export default function Home() {
       <QueryState query={overview}>
         {(o) => (
           <Stack>
+            <PendingApprovals />
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
               <Stat label={t('home.perMinute')} value={o.orders_per_minute.toLocaleString(i18n.language)} />
               <Stat label={t('home.successRate')} value={o.success_rate_24h === null ? '—' : `${(o.success_rate_24h * 100).toFixed(1)}%`} />

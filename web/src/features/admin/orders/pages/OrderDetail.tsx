@@ -12,6 +12,7 @@ import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { ErrorAlert, QueryState } from '../../../../shared/ui/QueryState.js';
 import { StateBadge } from '../../../../shared/ui/StateBadge.js';
 import { useCan } from '../../auth/hooks.js';
+import { isApprovalRequest, SentForApproval } from '../../approvals/SentForApproval.js';
 import { newIdempotencyKey, useAdminMoney } from '../../ui/useAdminMoney.js';
 
 /** One order in full: facts, ledger entries, supplier attempt, callback log; refund and resend. */
@@ -28,7 +29,8 @@ export default function OrderDetail() {
   const refund = useApiForm(['note'], {
     mutationFn: (idem: string) => callData(adminApi.POST('/orders/{id}/refund', { params: { path: { id: orderId } }, body: { note }, headers: { 'Idempotency-Key': idem } })),
     onSuccess: (o) => {
-      qc.setQueryData(key, o);
+      // 202: a four-eyes request, the order unchanged; 200: the refunded order.
+      if (!isApprovalRequest(o)) qc.setQueryData(key, o);
       void qc.invalidateQueries({ queryKey: ['admin', 'orders'] });
       setRefunding(null);
     },
@@ -53,7 +55,8 @@ export default function OrderDetail() {
               </Group>
               {resend.isSuccess ? <Alert color="green" role="status">{t('orders.resent', { round: resend.data.round })}</Alert> : null}
               {resend.error ? <ErrorAlert error={resend.error} /> : null}
-              {refund.isSuccess ? <Alert color="green" role="status">{t('orders.refunded')}</Alert> : null}
+              {refund.isSuccess && isApprovalRequest(refund.data) ? <SentForApproval /> : null}
+              {refund.isSuccess && !isApprovalRequest(refund.data) ? <Alert color="green" role="status">{t('orders.refunded')}</Alert> : null}
               <SimpleGrid cols={{ base: 1, lg: 2 }}>
                 <Card withBorder>
                   <Title order={2} size="h4" mb="sm">{t('orders.facts')}</Title>

@@ -10,6 +10,7 @@ import { DataTable } from '../../../../shared/table/DataTable.js';
 import { IfCan } from '../../auth/Permitted.js';
 import { newIdempotencyKey, useAdminMoney } from '../../ui/useAdminMoney.js';
 import type { Reseller } from './types.js';
+import { isApprovalRequest, SentForApproval } from '../../approvals/SentForApproval.js';
 
 type Kind = 'credit' | 'debit';
 interface Pending { kind: Kind; amount: number; note: string; key: string }
@@ -67,7 +68,8 @@ export function WalletCard({ reseller: r }: { reseller: Reseller }) {
           <TextInput label={t('resellers.detail.amount', { currency: money.currency })} name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.currentTarget.value)} error={send.errors.fields.amount} />
           <TextInput label={t('note')} name="note" description={t('resellers.detail.noteHint')} value={note} onChange={(e) => setNote(e.currentTarget.value)} error={send.errors.fields.note} />
           {send.errors.general ? <Alert color="red" role="alert">{send.errors.general}</Alert> : null}
-          {send.isSuccess ? <Alert color="green" role="status">{t('resellers.detail.walletDone', { balance: money(send.data.balance) })}</Alert> : null}
+          {send.isSuccess && isApprovalRequest(send.data) ? <SentForApproval /> : null}
+          {send.isSuccess && !isApprovalRequest(send.data) ? <Alert color="green" role="status">{t('resellers.detail.walletDone', { balance: money(send.data.balance) })}</Alert> : null}
           <Group><Button type="submit">{kind === 'credit' ? t('resellers.detail.credit') : t('resellers.detail.debit')}</Button></Group>
         </Stack>
       </form>
