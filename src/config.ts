@@ -75,6 +75,12 @@ export interface Config {
    * null: messages are kept in the outbox and shown in the console, nothing is sent.
    */
   smtp: SmtpSettings | null;
+  /**
+   * Midtrans (payment gateway deposits): MIDTRANS_SERVER_KEY, when set, is used instead of
+   * the key sealed in the settings; MIDTRANS_APP_URL / MIDTRANS_API_URL replace the
+   * environment's origins (tests point them at a fake). Null fields: the settings decide.
+   */
+  midtrans: { serverKey: string | null; appUrl: string | null; apiUrl: string | null };
 }
 
 export class ConfigError extends Error {
@@ -245,6 +251,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return null;
     })(),
     smtp: null,
+    midtrans: {
+      serverKey: str('MIDTRANS_SERVER_KEY', '') || null,
+      appUrl: originOrNull('MIDTRANS_APP_URL', str('MIDTRANS_APP_URL', ''), problems),
+      apiUrl: originOrNull('MIDTRANS_API_URL', str('MIDTRANS_API_URL', ''), problems),
+    },
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
     // On by default, on loopback: the figures are never served on the API's listener.
@@ -259,6 +270,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   config.smtp = smtpSettings(env, str, int, bool, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function originOrNull(name: string, raw: string, problems: string[]): string | null {
+  if (raw === '') return null;
+  try {
+    const u = new URL(raw);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+  } catch { /* reported below */ }
+  problems.push(`${name} must be an origin such as https://app.sandbox.midtrans.com (got "${raw}")`);
+  return null;
 }
 
 /** SMTP_URL, or SMTP_HOST with SMTP_PORT/SECURE/USER/PASSWORD; SMTP_FROM is then required. */

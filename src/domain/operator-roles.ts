@@ -32,6 +32,7 @@ export const PERMISSIONS = {
   'resellers.pricing': { roles: ['owner', 'catalog'], description: "a reseller's tier and catalogs" },
   'catalog.manage': { roles: ['owner', 'catalog'], description: 'categories, products, catalogs, prices, margin rules and imports' },
   'supply.manage': { roles: ['owner', 'catalog'], description: 'suppliers, routes, syncs, sandbox switches and supply refresh' },
+  'payments.manage': { roles: ['owner', 'finance'], description: 'payment gateway settings (Midtrans keys, environment) and payment methods with their fees' },
   'attention.resolve': { roles: ['owner', 'catalog'], description: 'resolve attention items (prices a sync found below cost)' },
 } as const satisfies Record<string, { roles: readonly OperatorRole[]; description: string }>;
 
@@ -61,6 +62,14 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /messages': 'read',
   'GET /messages/{id}': 'read',
   'POST /messages/{id}/resend': 'messages.resend',
+  'GET /payment-gateway': 'read',
+  'PUT /payment-gateway': 'payments.manage',
+  'GET /payment-methods': 'read',
+  'PUT /payment-methods/{code}': 'payments.manage',
+  'GET /gateway-payments': 'read',
+  'GET /gateway-payments/unmatched-notifications': 'read',
+  'GET /gateway-payments/{id}': 'read',
+  'POST /gateway-payments/{id}/reverse': 'wallet.adjust',
   'GET /attention-items': 'read',
   'POST /attention-items/{id}/resolve': 'attention.resolve',
 

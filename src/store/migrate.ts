@@ -27,6 +27,7 @@ import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_
 import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
 import { deposits } from './migrations/034_deposits.js';
+import { paymentGateway } from './migrations/038_payment_gateway.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -61,6 +62,7 @@ function provider(db: Database): MigrationProvider {
         '032_operator_roles': operatorRoles,
         '033_notifications': notifications,
         '034_deposits': deposits(db.dialect),
+        '038_payment_gateway': paymentGateway,
       };
     },
   };

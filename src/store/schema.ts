@@ -1,3 +1,4 @@
+import type { GatewayTables } from './gateway-schema.js';
 import type { Generated } from 'kysely';
 
 /**
@@ -287,7 +288,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface DB {
+export interface DB extends GatewayTables {
   resellers: ResellersTable;
   api_keys: ApiKeysTable;
   ip_whitelist: IpWhitelistTable;

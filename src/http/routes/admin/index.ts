@@ -19,6 +19,8 @@ import { overviewRoutes } from './overview.js';
 import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
 import { messageRoutes } from './messages.js';
+import { paymentGatewayRoutes } from './payment-gateway.js';
+import type { PaymentServices } from '../../../services/payments/index.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -27,6 +29,8 @@ export interface AdminApiDeps {
   browser: BrowserSessionOptions;
   now: () => number;
   services: OperatorServices;
+  /** Deposits by payment gateway (settings, methods, payments). */
+  payments: PaymentServices;
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -51,6 +55,7 @@ export function adminApi(deps: AdminApiDeps) {
     pricingRoutes(kit, deps);
     attentionRoutes(kit, deps);
     messageRoutes(kit, deps);
+    paymentGatewayRoutes(kit, { payments: deps.payments, decimals: deps.services.currency.decimals, publicBaseUrl: deps.services.publicBaseUrl });
   };
 }
 

@@ -16,6 +16,8 @@ import { homeRoutes } from './home.js';
 import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
+import { gatewayDepositRoutes } from './gateway-deposits.js';
+import type { PaymentServices } from '../../../services/payments/index.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
@@ -30,6 +32,8 @@ export interface DashboardApiDeps {
   callbackTest: CallbackTest;
   /** GET /api-errors: the account's refused API v1 requests. */
   apiErrorLog: ApiErrorLog;
+  /** Deposits by payment gateway. */
+  payments: PaymentServices;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';
@@ -48,5 +52,6 @@ export function dashboardApi(deps: DashboardApiDeps) {
     orderRoutes(kit, deps);
     homeRoutes(kit, deps);
     integrationRoutes(kit, deps);
+    gatewayDepositRoutes(kit, { payments: deps.payments, decimals: deps.payments.decimals });
   };
 }
