@@ -149,9 +149,15 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
     const { db } = t.platform.database;
     const aKey = await db.selectFrom('api_keys').select('id').where('reseller_id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
     const a = await db.selectFrom('resellers').select(['id', 'email']).where('id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
-    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12)];
+    const aDeposit = 'DEP-WALKA00001';
+    const now = Date.now();
+    await db.insertInto('deposits').values({
+      id: aDeposit, reseller_id: a.id, channel: 'gateway', state: 'open', amount: 100_000, payable: 100_000, unique_code: null, fee: 0, bank_account_id: null, sender_name: null,
+      method: 'qris', gateway_order_id: aDeposit, gateway_url: null, expires_at: now + 3_600_000, paid_at: null, matched_by: null, reference: null, actor: null, created_at: now, updated_at: now,
+    }).execute();
+    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12), aDeposit];
     // A's resource for each kind of path parameter; a route with a new kind must be added here.
-    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp };
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/gateway-deposits/{id}': aDeposit };
 
     const b = await registerAccount(t, 'Other Shop');
     await approve(t, b.id, { balance: 50_000 });
