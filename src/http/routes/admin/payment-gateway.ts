@@ -6,6 +6,7 @@ import { methodLabel } from '../../../services/payments/gateway-config.js';
 import type { PaymentServices } from '../../../services/payments/index.js';
 import type { NotificationRow } from '../../../store/gateway-repo.js';
 import type { JsonApiKit } from '../../json-api.js';
+import { MIDTRANS_HOOK_PATH } from '../midtrans-hook.js';
 import { IdParams, IsoTime, Money, Nullable, PageQueryProps, StringEnum } from '../../schemas.js';
 import { GatewayDeposit, gatewayDeposit, MethodCode, methodRule, MethodRuleSchema, FeeModeSchema } from '../payments/shapes.js';
 
@@ -31,10 +32,9 @@ const Payment = Type.Object({ ...GatewayDeposit.properties, reseller_id: Type.St
 export function paymentGatewayRoutes(kit: JsonApiKit<'admin'>, deps: { payments: PaymentServices; decimals: number; publicBaseUrl: string }) {
   const { config, payments } = deps.payments;
   const { decimals } = deps;
-  const notificationUrl = `${deps.publicBaseUrl}/hooks/midtrans`;
   const settings = (v: Awaited<ReturnType<typeof config.view>>) => ({
     environment: v.environment, client_key: v.clientKey, server_key_source: v.serverKeySource, expiry_minutes: v.expiryMinutes,
-    notification_url: notificationUrl, updated_at: v.updatedAt === null ? null : new Date(v.updatedAt).toISOString(),
+    notification_url: `${deps.publicBaseUrl}${MIDTRANS_HOOK_PATH}`, updated_at: v.updatedAt === null ? null : new Date(v.updatedAt).toISOString(),
   });
   const payment = (d: Awaited<ReturnType<typeof payments.detail>>['deposit']) => ({ ...gatewayDeposit(d, decimals), reseller_id: d.resellerId, reseller_name: d.resellerName, reference: d.reference });
   const notification = (n: NotificationRow) => ({
