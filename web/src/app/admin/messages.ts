@@ -3,6 +3,7 @@ import * as auth from '../../features/admin/auth/i18n.js';
 import * as catalog from '../../features/admin/catalog/i18n.js';
 import * as home from '../../features/admin/home/i18n.js';
 import * as outbox from '../../features/admin/messages/i18n.js';
+import * as gatewayAdmin from '../../features/admin/deposits/gateway-i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
@@ -21,5 +22,6 @@ const pick = (lang: 'en' | 'id') => ({
   supply: supply[lang],
   audit: audit[lang],
   messages: outbox[lang],
+  gatewayAdmin: gatewayAdmin[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

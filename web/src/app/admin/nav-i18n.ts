@@ -13,6 +13,7 @@ export const en = {
   supply: 'Supply',
   audit: 'Audit log',
   messages: 'Messages',
+  paymentGateway: 'Payment gateway',
   operators: 'Operators',
   account: 'Change password',
 };
@@ -29,6 +30,7 @@ export const id: Messages<typeof en> = {
   supply: 'Pasokan',
   audit: 'Log audit',
   messages: 'Pesan',
+  paymentGateway: 'Payment gateway',
   operators: 'Operator',
   account: 'Ubah kata sandi',
 };

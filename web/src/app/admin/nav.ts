@@ -22,6 +22,7 @@ export const NAV: AdminNavItem[] = [
   { to: '/supply', label: 'nav.supply' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/messages', label: 'nav.messages' },
+  { to: '/payment-gateway', label: 'nav.paymentGateway' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
 ];

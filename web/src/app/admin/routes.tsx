@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
       { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js'), 'catalog.manage') },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
+      { path: 'payment-gateway', ...page(() => import('../../features/admin/deposits/pages/GatewayPage.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
       ...sectionRoutes(NAV),
