@@ -56,7 +56,7 @@ export function GatewayPayments() {
           ]}
         />
       </Card>
-      <Modal opened={open !== null} onClose={() => setOpen(null)} title={t('gatewayAdmin.notifications', { id: open })} size="xl">
+      <Modal opened={open !== null} onClose={() => setOpen(null)} title={t('gatewayAdmin.notifications', { id: open })} size="xl" closeButtonProps={{ 'aria-label': t('gatewayAdmin.close') }}>
         {open ? <PaymentDetail id={open} money={money} /> : null}
       </Modal>
     </Stack>

@@ -83,7 +83,7 @@ export function GatewaySettings() {
           ]}
         />
       </Card>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('gatewayAdmin.editMethod', { label: editing?.label ?? '' })}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('gatewayAdmin.editMethod', { label: editing?.label ?? '' })} closeButtonProps={{ 'aria-label': t('gatewayAdmin.close') }}>
         {editing ? (
           <form noValidate onSubmit={(e) => {
             const v = formValues(e);

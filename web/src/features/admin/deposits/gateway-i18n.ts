@@ -55,6 +55,7 @@ export const en = {
   editMethod: 'Payment method {{label}}',
   yes: 'Yes',
   no: 'No',
+  close: 'Close',
 };
 export const id: Messages<typeof en> = {
   title: 'Payment gateway',
@@ -110,4 +111,5 @@ export const id: Messages<typeof en> = {
   editMethod: 'Metode pembayaran {{label}}',
   yes: 'Ya',
   no: 'Tidak',
+  close: 'Tutup',
 };
