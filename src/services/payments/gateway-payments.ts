@@ -64,15 +64,18 @@ export class GatewayPayments {
       if (partial && input.amount === undefined) throw new AppError('VALIDATION_ERROR', `the gateway refunded ${id} in part: give amount, what to debit back (at most ${money(credited)})`);
       const amount = input.amount === undefined ? credited : minorUnits(input.amount, this.deps.currency, 'amount', { positive: true });
       if (amount > credited) throw new AppError('VALIDATION_ERROR', `amount must be at most the ${money(credited)} credited by ${id}`);
+      // The deposit row first (as creditDepositIn does): a concurrent reversal waits here and then finds it reversed.
+      const claimed = await trx.updateTable('deposits').set({ state: 'reversed', actor, updated_at: now }).where('id', '=', id).where('state', '=', 'paid').executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) throw new AppError('INVALID_STATE', `${id} was already reversed`);
       const before = await trx.selectFrom('resellers').select('balance').where('id', '=', d.reseller_id).executeTakeFirstOrThrow();
       const entry = await LedgerRepo.depositIn(trx, {
         resellerId: d.reseller_id, depositId: id, amount: -amount, now,
         note: note ? `Reversal of deposit ${id} (refunded by the payment gateway): ${note}` : `Reversal of deposit ${id} (refunded by the payment gateway)`,
       });
       if (!entry) {
+        // Thrown: the state change above rolls back with it.
         throw new AppError('INSUFFICIENT_BALANCE', `the wallet holds ${money(Number(before.balance))}, less than the ${money(amount)} to reverse; a wallet never goes below zero, so nothing was debited. Reverse it once the balance allows, or settle it with the reseller outside the platform and resolve the attention item`);
       }
-      await trx.updateTable('deposits').set({ state: 'reversed', actor, updated_at: now }).where('id', '=', id).where('state', '=', 'paid').execute();
       await new AttentionRepo(trx).resolve(attention.id, actor, now);
       await AuditRepo.record(trx, {
         operatorId: actor, action: 'deposit.reverse', targetKind: 'deposit', targetId: id,
