@@ -112,6 +112,15 @@ describe.each(storeKinds())('gateway deposits (%s)', (kind) => {
     expect(read.body.data).toMatchObject({ id: e.id, state: 'paid', amount: 100000 });
     const history = await a.client.get('/wallet-history');
     expect(history.status, history.text).toBe(200);
+    // Cards: capture is paid only once fraud_status is accept.
+    const c = await pay(a);
+    fake.setStatus(c.id, 'capture', { fraud_status: 'challenge', payment_type: 'credit_card' });
+    expect((await fake.deliver(fake.notification(c.id))).status).toBe(200);
+    expect(await state(c.id)).toBe('open');
+    fake.setStatus(c.id, 'capture', { fraud_status: 'accept' });
+    expect((await fake.deliver(fake.notification(c.id))).status).toBe(200);
+    expect(await state(c.id)).toBe('paid');
+    expect(await balance(a)).toBe(300000);
     await ledgerConsistent(t.platform.database.db);
   });
 

@@ -96,7 +96,7 @@ export async function startFakeMidtrans(opts: { serverKey?: string } = {}): Prom
     setStatus(orderId, status, extra = {}) {
       const t = transactions.get(orderId);
       if (!t) throw new Error(`fake midtrans: no transaction ${orderId}`);
-      Object.assign(t, { transaction_status: status, status_code: STATUS_CODES[status] ?? '200', fraud_status: status === 'capture' ? 'accept' : t.fraud_status }, extra);
+      Object.assign(t, { transaction_status: status, status_code: STATUS_CODES[status] ?? '200', fraud_status: status === 'capture' || status === 'settlement' ? 'accept' : t.fraud_status }, extra);
       if (status === 'settlement' && !t.settlement_time) t.settlement_time = now();
       return t;
     },
