@@ -66,7 +66,7 @@ export class GatewayRepo {
     return rows.map(toNotification);
   }
 
-  /** Notifications that matched no deposit (unknown order, unreadable body), newest first. */
+  /** Notifications that matched no deposit (signed ones for orders of others), newest first. */
   async unmatchedNotifications(limit: number): Promise<NotificationRow[]> {
     const rows = await this.db.selectFrom('gateway_notifications').selectAll().where('deposit_id', 'is', null).orderBy('received_at', 'desc').limit(limit).execute();
     return rows.map(toNotification);

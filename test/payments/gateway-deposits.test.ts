@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectJsonError } from '../support/assertions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { approve, registerAccount, type Account } from '../support/dashboard.js';
-import { startFakeMidtrans, type FakeMidtrans } from '../support/fake-midtrans.js';
+import { signature, startFakeMidtrans, type FakeMidtrans } from '../support/fake-midtrans.js';
 import { operatorClient, type JsonClient } from '../support/json-client.js';
 import { ledgerConsistent } from '../support/ledger.js';
 import { recordSecret } from '../support/log-audit.js';
@@ -133,6 +133,15 @@ describe.each(storeKinds())('gateway deposits (%s)', (kind) => {
     const reSigned = fake.notification(d.id, { gross_amount: '1.00', signature_key: fake.notification(d.id).signature_key as string });
     expect((await fake.deliver(reSigned)).status).toBe(401);
     expect(await fake.deliver('not json')).toMatchObject({ status: 400 });
+    // A stranger's unsigned notification for no payment of ours is refused and not kept.
+    const unmatchedBefore = (await op.get('/gateway-payments/unmatched-notifications')).body.data.notifications.length;
+    expect((await fake.deliver({ ...forged, order_id: 'DEP-NOTOURS000' })).status).toBe(401);
+    expect((await op.get('/gateway-payments/unmatched-notifications')).body.data.notifications).toHaveLength(unmatchedBefore);
+    // Signed, but about an order we never made (another app on the same merchant): 200, kept for the operator.
+    const other = { order_id: 'shop-order-77', status_code: '200', gross_amount: '5000.00', transaction_status: 'settlement' };
+    const otherAnswer = await fake.deliver({ ...other, signature_key: signature(other.order_id, other.status_code, other.gross_amount, fake.serverKey) });
+    expect(otherAnswer.status).toBe(200);
+    expect((await op.get('/gateway-payments/unmatched-notifications')).body.data.notifications[0]).toMatchObject({ order_id: 'shop-order-77', outcome: 'unknown_order', signature_valid: true });
     expect(await balance(a)).toBe(0);
 
     // Signed (the key leaked, or the gateway raced itself) but the status API says pending.

@@ -39,7 +39,7 @@ export class GatewayPayments {
     return { deposit, notifications, refund };
   }
 
-  /** Notifications that matched no payment (unknown order ids, unreadable bodies), newest first. */
+  /** Signed notifications that matched no payment, newest first. */
   unmatched(limit = 50) {
     return new GatewayRepo(this.deps.db).unmatchedNotifications(limit);
   }

@@ -14,8 +14,8 @@ const MAX_BODY = 16_384;
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 /**
- * A Midtrans HTTP notification (POST /hooks/midtrans). Every notification is kept, raw, with
- * its outcome. Order of checks: signature_key (timing-safe, with the server key), then the
+ * A Midtrans HTTP notification (POST /hooks/midtrans). Every notification that is signed or
+ * names one of our payments is kept, raw, with its outcome. Order of checks: signature_key (timing-safe, with the server key), then the
  * status API, whose answer, not the notification's, is what is applied (the notification
  * only says "ask now"). Answers:
  * - 2xx when the status was applied, when the notification is stale (the status is further
@@ -32,8 +32,15 @@ export class ReceiveMidtransNotification {
     const { db, clock, ids } = this.deps;
     const now = clock.now();
     const body = raw.subarray(0, MAX_BODY).toString('utf8');
-    const log = (n: { orderId: string | null; depositId: string | null; status: string | null; signatureValid: boolean; confirmed: string | null; outcome: string }) =>
-      new GatewayRepo(db).logNotification({ id: ids.uuid(), receivedAt: now, orderId: n.orderId, depositId: n.depositId, transactionStatus: n.status, signatureValid: n.signatureValid, confirmedStatus: n.confirmed, outcome: n.outcome, body });
+    // The endpoint is public: what is neither signed nor about one of our payments goes to the
+    // log only, so a stranger's flood cannot fill the table the operator reads.
+    const log = async (n: { orderId: string | null; depositId: string | null; status: string | null; signatureValid: boolean; confirmed: string | null; outcome: string }) => {
+      if (!n.signatureValid && !n.depositId) {
+        this.deps.logger.warn({ orderId: n.orderId?.slice(0, 100) ?? null, outcome: n.outcome }, 'midtrans notification refused (unsigned, for no payment of ours)');
+        return;
+      }
+      await new GatewayRepo(db).logNotification({ id: ids.uuid(), receivedAt: now, orderId: n.orderId, depositId: n.depositId, transactionStatus: n.status, signatureValid: n.signatureValid, confirmedStatus: n.confirmed, outcome: n.outcome, body });
+    };
 
     let n: Record<string, unknown> | null = null;
     try {
@@ -42,16 +49,17 @@ export class ReceiveMidtransNotification {
     } catch { /* below */ }
     const orderId = str(n?.order_id), statusCode = str(n?.status_code), gross = str(n?.gross_amount), signature = str(n?.signature_key), txStatus = str(n?.transaction_status);
     if (!n || !orderId || !statusCode || !gross || !signature || !txStatus) {
-      await log({ orderId, depositId: null, status: txStatus, signatureValid: false, confirmed: null, outcome: 'unreadable' });
+      const known = orderId ? await depositForSettling(db, orderId) : undefined;
+      await log({ orderId, depositId: known?.id ?? null, status: txStatus, signatureValid: false, confirmed: null, outcome: 'unreadable' });
       throw new AppError('VALIDATION_ERROR', 'notification must be a JSON object with order_id, status_code, gross_amount, transaction_status and signature_key (strings)');
-    }
-    const access = await this.deps.config.access();
-    if (!access) {
-      await log({ orderId, depositId: null, status: txStatus, signatureValid: false, confirmed: null, outcome: 'not_configured' });
-      throw new AppError('GATEWAY_UNAVAILABLE', 'the payment gateway is not set up (no server key): nothing was changed');
     }
     const deposit = await depositForSettling(db, orderId);
     const depositId = deposit?.id ?? null;
+    const access = await this.deps.config.access();
+    if (!access) {
+      await log({ orderId, depositId, status: txStatus, signatureValid: false, confirmed: null, outcome: 'not_configured' });
+      throw new AppError('GATEWAY_UNAVAILABLE', 'the payment gateway is not set up (no server key): nothing was changed');
+    }
     if (!verifyMidtransSignature({ order_id: orderId, status_code: statusCode, gross_amount: gross, signature_key: signature }, access.serverKey)) {
       await log({ orderId, depositId, status: txStatus, signatureValid: false, confirmed: null, outcome: 'bad_signature' });
       this.deps.logger.warn({ orderId }, 'midtrans notification refused: signature_key does not match');

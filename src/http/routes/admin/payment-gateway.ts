@@ -82,7 +82,7 @@ export function paymentGatewayRoutes(kit: JsonApiKit<'admin'>, deps: { payments:
     },
   });
   kit.route({
-    method: 'GET', url: '/gateway-payments/unmatched-notifications', tag: 'Deposits', summary: 'Notifications that matched no payment (unknown order ids, unreadable bodies), newest 50',
+    method: 'GET', url: '/gateway-payments/unmatched-notifications', tag: 'Deposits', summary: 'Signed notifications that matched no payment (another app\'s order ids on the same merchant account), newest 50',
     response: Type.Object({ notifications: Type.Array(Notification) }),
     handler: async () => ({ data: { notifications: (await payments.unmatched()).map(notification) } }),
   });
