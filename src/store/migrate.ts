@@ -28,6 +28,7 @@ import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
 import { deposits } from './migrations/034_deposits.js';
 import { paymentGateway } from './migrations/038_payment_gateway.js';
+import { notificationSettings } from './migrations/040_notification_settings.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -63,6 +64,7 @@ function provider(db: Database): MigrationProvider {
         '033_notifications': notifications,
         '034_deposits': deposits(db.dialect),
         '038_payment_gateway': paymentGateway,
+        '040_notification_settings': notificationSettings,
       };
     },
   };

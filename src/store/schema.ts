@@ -23,6 +23,8 @@ export interface ResellersTable {
   ledger_seq: Generated<number>;
   /** Migration 033: the language of what the shop is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -256,6 +258,8 @@ export interface OperatorsTable {
   disabled_at: number | null;
   /** Migration 033: the language of what the operator is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 /** Migration 032: the roles an operator holds (src/domain/operator-roles.ts), one row a role. */
@@ -325,6 +329,7 @@ export interface DB extends GatewayTables {
   password_resets: PasswordResetsTable;
   bank_accounts: BankAccountsTable;
   deposits: DepositsTable;
+  alert_state: AlertStateTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -439,7 +444,7 @@ export interface OutboxMessagesTable {
   /** The event and recipient: a message is written at most once per key. */
   dedupe_key: string;
   template: string;
-  recipient_kind: 'operator' | 'reseller';
+  recipient_kind: 'operator' | 'reseller' | 'telegram';
   recipient_id: string | null;
   to_address: string;
   language: Language;
@@ -503,5 +508,12 @@ export interface DepositsTable {
   reference: string | null;
   actor: string | null;
   created_at: number;
+  updated_at: number;
+}
+
+/** Migration 040: what the operator-alert scan must remember between runs. */
+export interface AlertStateTable {
+  key: string;
+  value: string;
   updated_at: number;
 }

@@ -8,6 +8,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   ok: 'Ok',
   'token,password': 'SetPasswordRequest',
   language: 'MessageLanguage',
+  enabled: 'OptionalMessages',
   'token,expires_at,csrf_token,reseller_id': 'DashboardSession',
   'value,label': 'FormOption',
   'name,label,role,type,required,placeholder,options': 'FormField',
