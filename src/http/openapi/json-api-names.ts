@@ -53,7 +53,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'attempt,started_at,duration_ms,http_status,error,response_snippet': 'CallbackAttempt',
   'callback_id,round,status,url,attempts,next_attempt_at,attempt_log': 'CallbackDelivery',
   'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason': 'Order',
-  'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason,reseller_id,needs_attention,supplier,fulfilment,ledger,callbacks': 'OrderDetail',
+  'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason,reseller_id,reseller_name,reseller_email,needs_attention,supplier,fulfilment,ledger,callbacks': 'OrderDetail',
   'environment,client_key,server_key_source,expiry_minutes,notification_url,updated_at': 'GatewaySettings',
   'code,label,enabled,min_amount,max_amount,fee_fixed,fee_bps,fee_mode': 'PaymentMethod',
   'code,label,enabled,min_amount,max_amount,fee_fixed,fee_bps,fee_mode,fee,payable,refusal': 'PaymentMethodOffer',
