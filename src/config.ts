@@ -82,6 +82,12 @@ export interface Config {
    */
   smtp: SmtpSettings | null;
   /**
+   * Midtrans (payment gateway deposits): MIDTRANS_SERVER_KEY, when set, is used instead of
+   * the key sealed in the settings; MIDTRANS_APP_URL / MIDTRANS_API_URL replace the
+   * environment's origins (tests point them at a fake). Null fields: the settings decide.
+   */
+  midtrans: { serverKey: string | null; appUrl: string | null; apiUrl: string | null };
+  /**
    * Operator alerts: how often the scan runs (0: never), from how many open attention
    * items the operator is told, after how long unmatched deposit money is told, and the
    * Telegram chat they also go to (TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID; null: email only).
@@ -259,6 +265,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return null;
     })(),
     smtp: null,
+    midtrans: {
+      serverKey: str('MIDTRANS_SERVER_KEY', '') || null,
+      appUrl: originOrNull('MIDTRANS_APP_URL', str('MIDTRANS_APP_URL', ''), problems),
+      apiUrl: originOrNull('MIDTRANS_API_URL', str('MIDTRANS_API_URL', ''), problems),
+    },
     alerts: { scanMs: 0, attentionCount: 0, unmatchedAfterMs: 0, telegram: null },
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
@@ -280,6 +291,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function originOrNull(name: string, raw: string, problems: string[]): string | null {
+  if (raw === '') return null;
+  try {
+    const u = new URL(raw);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+  } catch { /* reported below */ }
+  problems.push(`${name} must be an origin such as https://app.sandbox.midtrans.com (got "${raw}")`);
+  return null;
 }
 
 /** SMTP_URL, or SMTP_HOST with SMTP_PORT/SECURE/USER/PASSWORD; SMTP_FROM is then required. */

@@ -49,6 +49,7 @@ export const ERRORS = {
   INVALID_INVITATION: 400, // an invitation token that is unknown, used, expired or revoked (one answer for all)
   INVALID_RESET_TOKEN: 400, // a password-reset token that is unknown, used, superseded or expired (one answer for all)
   CSRF_REJECTED: 403, // a browser-session request that changes state without the CSRF token, or from another site
+  GATEWAY_UNAVAILABLE: 502, // the payment gateway gave no usable answer (or is not set up): nothing was changed
   SUPPLIER_UNAVAILABLE: 502, // an operator's request to a supplier (price-list sync) got no usable answer
   COST_CHANGED: 409, // a supplier SKU's cost changed since the import preview: preview again
   PREVIEW_STALE: 409, // something else the import preview showed changed (rule, product, route, price): preview again

@@ -5,6 +5,7 @@ import { resellerPipeline } from './http/reseller-pipeline.js';
 import { resellerApi } from './http/routes/reseller-api.js';
 import { bankMutationHook, SUPPLIER_HOOKS_PREFIX, supplierHooks } from './http/routes/supplier-hooks.js';
 import { ReceiveMutationWebhook } from './services/deposits/mutation-webhook.js';
+import { midtransHook } from './http/routes/midtrans-hook.js';
 import { ReceiveDigiflazzWebhook } from './services/receive-digiflazz-webhook.js';
 import { postCallback } from './adapters/callback-http.js';
 import { ResellerCallbacks } from './services/reseller-callbacks.js';
@@ -74,11 +75,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     resellerCallbacks: new ResellerCallbacks({ orders: services.repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
   const browser = { secureCookies: config.secureCookies, publicOrigin: config.publicBaseUrl };
-  await app.register(adminApi({ sessions: core.sessions, registry: routes, services: operator, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
+  await app.register(adminApi({ sessions: core.sessions, registry: routes, services: operator, payments: services.payments, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
   const callbackTest = new CallbackTest({
     db, secrets, send: postCallback, limiter, clock, ids, money: present.money, allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
-  await app.register(dashboardApi({ sessions: core.sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog }), { prefix: DASHBOARD_PREFIX });
+  await app.register(dashboardApi({ sessions: core.sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog, payments: services.payments }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.
@@ -90,6 +91,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const digiflazzWebhook = new ReceiveDigiflazzWebhook({ db, fulfilment, secrets, clock, logger, wake: () => runner.wake() });
   await app.register(supplierHooks({ upstreamCallback, digiflazzWebhook }), { prefix: SUPPLIER_HOOKS_PREFIX });
   await app.register(bankMutationHook({ mutationWebhook: new ReceiveMutationWebhook(core, logger) }), { prefix: SUPPLIER_HOOKS_PREFIX });
+  await app.register(midtransHook({ notifications: services.payments.notifications }));
 
   return {
     ...services, app, routes,

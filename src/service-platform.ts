@@ -73,6 +73,8 @@ import { MetricsRepo } from './store/metrics-repo.js';
 import { migrationsCurrent, storeAnswers } from './store/health.js';
 import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
+import { createPaymentServices, type PaymentServices } from './services/payments/index.js';
+import { MidtransGateway } from './adapters/payments/midtrans.js';
 
 /**
  * The composition root, first stage: the store, the adapters and every service, without
@@ -109,6 +111,8 @@ export interface ServicePlatform {
   core: ServiceCore;
   operator: OperatorServices;
   account: AccountServices;
+  /** Deposits by payment gateway (Midtrans): settings, dashboard payments, notifications, the operator's view. */
+  payments: PaymentServices;
   /** Refused API v1 requests, buffered for the dashboard (flush() writes them now). */
   apiErrorLog: ApiErrorLog;
   /** The Prometheus registry (null: METRICS_PORT=off, or a one-shot command). */
@@ -293,6 +297,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     settings: config.alerts, chat: config.alerts.telegram ? { id: config.alerts.telegram.chatId, language: config.alerts.telegram.language } : null,
   });
   const account = createAccountServices(core);
+  const payments = createPaymentServices(core, { gateway: new MidtransGateway(), env: config.midtrans, logger, returnOrigin: config.publicBaseUrl });
   const apiErrorLog = new ApiErrorLog({
     repo: new ApiErrorsRepo(db), clock, enabled: config.apiErrorLog, onError: (err) => logger.error({ err }, 'writing recent API errors failed'),
   });
@@ -331,7 +336,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
 
   return {
     config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, probeSuppliers, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, operatorAlerts, callbackNotices, apiErrorLog, prometheus, readiness,
+    core, operator, account, payments, operatorAlerts, callbackNotices, apiErrorLog, prometheus, readiness,
     forHttp: {
       auth, placeOrder, validateAccount, queries, fulfilment: fulfilmentRepo, present, currency,
       async startRequestHelpers() {

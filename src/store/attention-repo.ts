@@ -24,6 +24,14 @@ export class AttentionRepo {
     }).execute();
   }
 
+  /** Adds the item unless one with its id exists (a deterministic id makes "raise once" hold under races). */
+  async addOnce(i: Omit<AttentionItem, 'resolvedAt' | 'resolvedBy'>) {
+    await this.db.insertInto('attention_items').values({
+      id: i.id, kind: i.kind, target_kind: i.targetKind, target_id: i.targetId, summary: i.summary,
+      details: i.details === undefined || i.details === null ? null : JSON.stringify(i.details), created_at: i.createdAt,
+    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+
   /** Newest first; open ones only unless `all`. */
   async list(opts: { all: boolean; limit: number; offset: number }): Promise<{ items: AttentionItem[]; total: number }> {
     let q = this.db.selectFrom('attention_items');

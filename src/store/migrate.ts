@@ -28,6 +28,7 @@ import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_
 import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
 import { deposits } from './migrations/034_deposits.js';
+import { paymentGateway } from './migrations/038_payment_gateway.js';
 import { notificationSettings } from './migrations/040_notification_settings.js';
 import { approvalRequests } from './migrations/039_approval_requests.js';
 
@@ -64,6 +65,7 @@ function provider(db: Database): MigrationProvider {
         '032_operator_roles': operatorRoles,
         '033_notifications': notifications,
         '034_deposits': deposits(db.dialect),
+        '038_payment_gateway': paymentGateway,
         '040_notification_settings': notificationSettings,
         '037_bank_deposits': bankDeposits,
         '039_approval_requests': approvalRequests,

@@ -1,3 +1,4 @@
+import type { GatewayTables } from './gateway-schema.js';
 import type { Generated } from 'kysely';
 
 /**
@@ -316,7 +317,7 @@ export interface ApprovalRequestsTable {
   result: string | null;
 }
 
-export interface DB {
+export interface DB extends GatewayTables {
   resellers: ResellersTable;
   api_keys: ApiKeysTable;
   ip_whitelist: IpWhitelistTable;

@@ -158,9 +158,15 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
       sender_name: 'A sender', method: null, gateway_order_id: null, gateway_url: null, expires_at: now + 3_600_000, paid_at: null, matched_by: null, reference: null, actor: null,
       created_at: now, updated_at: now,
     }).execute();
-    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12), aDeposit];
+    // And A's gateway payment.
+    const aGateway = 'DEP-WALKA00002';
+    await db.insertInto('deposits').values({
+      id: aGateway, reseller_id: a.id, channel: 'gateway', state: 'open', amount: 100_000, payable: 100_000, unique_code: null, fee: 0, bank_account_id: null, sender_name: null,
+      method: 'qris', gateway_order_id: aGateway, gateway_url: null, expires_at: now + 3_600_000, paid_at: null, matched_by: null, reference: null, actor: null, created_at: now, updated_at: now,
+    }).execute();
+    const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12), aDeposit, aGateway];
     // A's resource for each kind of path parameter; a route with a new kind must be added here.
-    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/deposits/{id}': aDeposit };
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/deposits/{id}': aDeposit, '/gateway-deposits/{id}': aGateway };
 
     const b = await registerAccount(t, 'Other Shop');
     await approve(t, b.id, { balance: 50_000 });

@@ -65,6 +65,12 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'threshold,balance,below': 'LowBalance',
   'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason': 'Order',
   'order_id,order_code,ref_id,product_code,product_name,target_id,zone_id,price,status,serial_number,created_at,completed_at,failure_code,failure_reason,reseller_id,reseller_name,reseller_email,needs_attention,supplier,fulfilment,ledger,callbacks': 'OrderDetail',
+  'environment,client_key,server_key_source,expiry_minutes,notification_url,updated_at': 'GatewaySettings',
+  'code,label,enabled,min_amount,max_amount,fee_fixed,fee_bps,fee_mode': 'PaymentMethod',
+  'code,label,enabled,min_amount,max_amount,fee_fixed,fee_bps,fee_mode,fee,payable,refusal': 'PaymentMethodOffer',
+  'id,state,method,amount,fee,payable,redirect_url,expires_at,paid_at,created_at,updated_at': 'GatewayDeposit',
+  'id,state,method,amount,fee,payable,redirect_url,expires_at,paid_at,created_at,updated_at,reseller_id,reseller_name,reference': 'GatewayPayment',
+  'id,received_at,order_id,transaction_status,signature_valid,confirmed_status,outcome,body': 'GatewayNotification',
 };
 
 export const JSON_API_TAGS: Record<string, string> = {
@@ -86,5 +92,5 @@ export const JSON_API_TAGS: Record<string, string> = {
   'Reseller settings': 'A reseller\'s keys, IP whitelist, callback URL, catalogs and invitations.',
   Supply: 'Suppliers, supply routes, availability and the sandbox supplier.',
   Messages: 'Email to people (the outbox): what was sent or kept, and resending.',
-  Deposits: 'Money in: bank-transfer tickets with a unique code, bank accounts, statement import, unmatched money, low balance.',
+  Deposits: 'Money in: bank-transfer tickets with a unique code, bank accounts, statement import, unmatched money, low balance; deposits by payment gateway (Midtrans), its settings, methods and notifications.',
 };

@@ -21,6 +21,8 @@ import { attentionRoutes } from './attention.js';
 import { messageRoutes } from './messages.js';
 import { depositRoutes } from './deposits.js';
 import { approvalRoutes } from './approvals.js';
+import { paymentGatewayRoutes } from './payment-gateway.js';
+import type { PaymentServices } from '../../../services/payments/index.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -29,6 +31,8 @@ export interface AdminApiDeps {
   browser: BrowserSessionOptions;
   now: () => number;
   services: OperatorServices;
+  /** Deposits by payment gateway (settings, methods, payments). */
+  payments: PaymentServices;
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -55,6 +59,7 @@ export function adminApi(deps: AdminApiDeps) {
     messageRoutes(kit, deps);
     depositRoutes(kit, deps);
     approvalRoutes(kit, deps);
+    paymentGatewayRoutes(kit, { payments: deps.payments, decimals: deps.services.currency.decimals, publicBaseUrl: deps.services.publicBaseUrl });
   };
 }
 

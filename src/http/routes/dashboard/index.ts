@@ -17,6 +17,8 @@ import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
 import { whitelistRoutes } from './whitelist.js';
 import { depositRoutes } from './deposits.js';
+import { gatewayDepositRoutes } from './gateway-deposits.js';
+import type { PaymentServices } from '../../../services/payments/index.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
@@ -31,6 +33,8 @@ export interface DashboardApiDeps {
   callbackTest: CallbackTest;
   /** GET /api-errors: the account's refused API v1 requests. */
   apiErrorLog: ApiErrorLog;
+  /** Deposits by payment gateway. */
+  payments: PaymentServices;
 }
 
 export const DASHBOARD_PREFIX = '/dashboard/v1';
@@ -50,5 +54,6 @@ export function dashboardApi(deps: DashboardApiDeps) {
     homeRoutes(kit, deps);
     integrationRoutes(kit, deps);
     depositRoutes(kit, deps);
+    gatewayDepositRoutes(kit, { payments: deps.payments, decimals: deps.payments.decimals });
   };
 }

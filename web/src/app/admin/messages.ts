@@ -4,6 +4,7 @@ import * as auth from '../../features/admin/auth/i18n.js';
 import * as catalog from '../../features/admin/catalog/i18n.js';
 import * as home from '../../features/admin/home/i18n.js';
 import * as outbox from '../../features/admin/messages/i18n.js';
+import * as gatewayAdmin from '../../features/admin/deposits/gateway-i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
@@ -25,5 +26,6 @@ const pick = (lang: 'en' | 'id') => ({
   messages: outbox[lang],
   deposits: deposits[lang],
   approvals: approvals[lang],
+  gatewayAdmin: gatewayAdmin[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

@@ -16,6 +16,7 @@ export const en = {
   fourEyes: 'Four-eyes approvals',
   audit: 'Audit log',
   messages: 'Messages',
+  paymentGateway: 'Payment gateway',
   operators: 'Operators',
   account: 'Change password',
 };
@@ -35,6 +36,7 @@ export const id: Messages<typeof en> = {
   fourEyes: 'Persetujuan empat mata',
   audit: 'Log audit',
   messages: 'Pesan',
+  paymentGateway: 'Payment gateway',
   operators: 'Operator',
   account: 'Ubah kata sandi',
 };

@@ -25,6 +25,7 @@ export const NAV: AdminNavItem[] = [
   { to: '/four-eyes', label: 'nav.fourEyes' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/messages', label: 'nav.messages' },
+  { to: '/payment-gateway', label: 'nav.paymentGateway' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
 ];

@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'four-eyes', ...page(() => import('../../features/admin/approvals/pages/Approvals.js')) },
       { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
+      { path: 'payment-gateway', ...page(() => import('../../features/admin/deposits/pages/GatewayPage.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
       ...sectionRoutes(NAV),

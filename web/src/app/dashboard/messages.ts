@@ -6,6 +6,7 @@ import * as orders from '../../features/dashboard/orders/i18n.js';
 import * as products from '../../features/dashboard/products/i18n.js';
 import * as settings from '../../features/dashboard/settings/i18n.js';
 import * as wallet from '../../features/dashboard/wallet/i18n.js';
+import * as gateway from '../../features/dashboard/wallet/gateway-i18n.js';
 import * as common from '../../shared/i18n/common.js';
 import * as nav from './nav-i18n.js';
 
@@ -18,6 +19,7 @@ const pick = (lang: 'en' | 'id') => ({
   home: home[lang],
   orders: orders[lang],
   wallet: wallet[lang],
+  gateway: gateway[lang],
   products: products[lang],
   developers: developers[lang],
   apiErrors: apiErrors[lang],
