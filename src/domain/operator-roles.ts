@@ -57,6 +57,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'PUT /operators/{id}/roles': 'operators.manage',
 
   'GET /overview': 'read',
+  'GET /reports/profit': 'read',
+  'GET /reports/profit/export.csv': 'read',
   'GET /audit': 'read',
   'GET /messages': 'read',
   'GET /messages/{id}': 'read',

@@ -18,6 +18,7 @@ import { MarginRules } from './margin-rules.js';
 import { AttentionItems } from './attention-items.js';
 import { ImportSupplierSkus } from '../import-supplier-skus.js';
 import { OutboxMessages } from './messages.js';
+import { ProfitReports } from './profit-report.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -40,6 +41,7 @@ export function createOperatorServices(core: ServiceCore) {
     passwordResets: new PasswordResets(core),
     language: new MessageLanguage(core),
     overview: new Overview(new OverviewRepo(core.db), core),
+    reports: new ProfitReports(core),
     currency: core.currency,
     /** The origin of URLs given out to others (a supplier's webhook URL). */
     publicBaseUrl: core.publicBaseUrl,

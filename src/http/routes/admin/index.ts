@@ -19,6 +19,7 @@ import { overviewRoutes } from './overview.js';
 import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
 import { messageRoutes } from './messages.js';
+import { reportRoutes } from './reports.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -51,6 +52,7 @@ export function adminApi(deps: AdminApiDeps) {
     pricingRoutes(kit, deps);
     attentionRoutes(kit, deps);
     messageRoutes(kit, deps);
+    reportRoutes(kit, deps);
   };
 }
 
