@@ -4,6 +4,7 @@ import * as catalog from '../../features/admin/catalog/i18n.js';
 import * as home from '../../features/admin/home/i18n.js';
 import * as outbox from '../../features/admin/messages/i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
+import * as reports from '../../features/admin/reports/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
 import * as common from '../../shared/i18n/common.js';
@@ -21,5 +22,6 @@ const pick = (lang: 'en' | 'id') => ({
   supply: supply[lang],
   audit: audit[lang],
   messages: outbox[lang],
+  reports: reports[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

@@ -20,6 +20,7 @@ export const NAV: AdminNavItem[] = [
     ],
   },
   { to: '/supply', label: 'nav.supply' },
+  { to: '/reports', label: 'nav.reports' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/messages', label: 'nav.messages' },
   { to: '/operators', label: 'nav.operators' },

@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
       { path: 'catalog/catalogs/:catalogId', ...page(() => import('../../features/admin/catalog/pages/CatalogPrices.js')) },
       { path: 'supply', ...page(() => import('../../features/admin/supply/pages/Supply.js')) },
       { path: 'supply/import', ...page(() => import('../../features/admin/supply/pages/Import.js'), 'catalog.manage') },
+      { path: 'reports', ...page(() => import('../../features/admin/reports/pages/Reports.js')) },
       { path: 'audit', ...page(() => import('../../features/admin/audit/pages/Audit.js')) },
       { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
