@@ -69,6 +69,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /resellers': 'read',
   'GET /resellers/{id}': 'read',
   'GET /resellers/{id}/wallet-history': 'read',
+  'GET /resellers/{id}/statement': 'read',
+  'GET /resellers/{id}/statement/export.csv': 'read',
   'POST /resellers/{id}/wallet/credit': 'wallet.adjust',
   'POST /resellers/{id}/wallet/debit': 'wallet.adjust',
   'POST /resellers': 'resellers.accounts',

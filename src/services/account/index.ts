@@ -1,3 +1,4 @@
+import { Statements } from '../statements.js';
 import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
 import { PasswordResets } from '../password-reset.js';
@@ -27,6 +28,8 @@ export function createAccountServices(core: ServiceCore) {
     overview: new AccountOverview(core, reads),
     priceList: new PriceList(core),
     developer: new DeveloperInfo(core),
+    statements: new Statements(core),
+    currency: core.currency,
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

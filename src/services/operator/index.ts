@@ -19,6 +19,7 @@ import { AttentionItems } from './attention-items.js';
 import { ImportSupplierSkus } from '../import-supplier-skus.js';
 import { OutboxMessages } from './messages.js';
 import { ProfitReports } from './profit-report.js';
+import { Statements } from '../statements.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
@@ -42,6 +43,7 @@ export function createOperatorServices(core: ServiceCore) {
     language: new MessageLanguage(core),
     overview: new Overview(new OverviewRepo(core.db), core),
     reports: new ProfitReports(core),
+    statements: new Statements(core),
     currency: core.currency,
     /** The origin of URLs given out to others (a supplier's webhook URL). */
     publicBaseUrl: core.publicBaseUrl,

@@ -20,6 +20,7 @@ import { pricingRoutes } from './pricing.js';
 import { attentionRoutes } from './attention.js';
 import { messageRoutes } from './messages.js';
 import { reportRoutes } from './reports.js';
+import { statementRoutes } from './statements.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -53,6 +54,7 @@ export function adminApi(deps: AdminApiDeps) {
     attentionRoutes(kit, deps);
     messageRoutes(kit, deps);
     reportRoutes(kit, deps);
+    statementRoutes(kit, deps);
   };
 }
 

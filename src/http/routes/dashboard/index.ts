@@ -15,6 +15,7 @@ import { invitationRoutes } from './invitation.js';
 import { homeRoutes } from './home.js';
 import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
+import { statementRoutes } from './statements.js';
 import { whitelistRoutes } from './whitelist.js';
 
 export interface DashboardApiDeps {
@@ -47,6 +48,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
     homeRoutes(kit, deps);
+    statementRoutes(kit, deps);
     integrationRoutes(kit, deps);
   };
 }
