@@ -8,6 +8,7 @@ import * as reports from '../../features/admin/reports/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
 import * as common from '../../shared/i18n/common.js';
+import * as statement from '../../shared/statement/i18n.js';
 import * as nav from './nav-i18n.js';
 
 /** Every message of the operator console, by feature (each feature owns its keys). */
@@ -15,6 +16,7 @@ const pick = (lang: 'en' | 'id') => ({
   ...common[lang],
   ...auth[lang],
   nav: nav[lang],
+  statement: statement[lang],
   home: home[lang],
   resellers: resellers[lang],
   orders: orders[lang],

@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: 'resellers', ...page(() => import('../../features/admin/resellers/pages/Resellers.js')) },
       { path: 'approvals', ...page(() => import('../../features/admin/resellers/pages/Approvals.js'), 'resellers.accounts') },
       { path: 'resellers/:resellerId', ...page(() => import('../../features/admin/resellers/pages/ResellerDetail.js')) },
+      { path: 'resellers/:resellerId/statement', ...page(() => import('../../features/admin/resellers/pages/ResellerStatement.js')) },
       { path: 'resellers/:resellerId/wallet', ...page(() => import('../../features/admin/resellers/pages/ResellerWallet.js')) },
       { path: 'orders', ...page(() => import('../../features/admin/orders/pages/Orders.js')) },
       { path: 'attention', ...page(() => import('../../features/admin/orders/pages/Attention.js')) },

@@ -24,6 +24,7 @@ export const routes: RouteObject[] = [
       { path: 'orders', ...page(() => import('../../features/dashboard/orders/pages/Orders.js')) },
       { path: 'orders/:orderId', ...page(() => import('../../features/dashboard/orders/pages/OrderDetail.js')) },
       { path: 'wallet', ...page(() => import('../../features/dashboard/wallet/pages/Wallet.js')) },
+      { path: 'wallet/statement', ...page(() => import('../../features/dashboard/wallet/pages/Statement.js')) },
       { path: 'products', ...page(() => import('../../features/dashboard/products/pages/Products.js')) },
       { path: 'settings/api-keys', ...page(() => import('../../features/dashboard/settings/pages/ApiKeys.js')) },
       { path: 'settings/ip-whitelist', ...page(() => import('../../features/dashboard/settings/pages/IpWhitelist.js')) },
