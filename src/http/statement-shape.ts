@@ -5,12 +5,16 @@ import type { Statement } from '../services/statements.js';
 import { Money } from './schemas.js';
 
 /** A reseller statement as both session APIs answer it (dashboard Wallet → Statements, operator per reseller). */
-const Bucket = (what: string) => Type.Object({ count: Type.Integer({ description: `${what}: entries` }), amount: Money(`${what}: their sum (signed: money leaving the wallet is negative)`) });
+/** One bucket: which entry types it holds is docs/dashboard-api.md's table ("Statements"). */
+const Bucket = Type.Object({ count: Type.Integer({ description: 'entries' }), amount: Money('their sum (signed: money leaving the wallet is negative)') });
 const Buckets = {
-  deposits: Bucket('deposits (entries of type deposit)'),
-  order_debits: Bucket('order debits'),
-  refunds: Bucket('order refunds (failed orders and manual refunds)'),
-  adjustments: Bucket('adjustments: operator credits and debits, deposit reversals and any other entry type'),
+  /** Entries of type deposit. */
+  deposits: Bucket,
+  order_debits: Bucket,
+  /** Order refunds: failed orders and manual refunds. */
+  refunds: Bucket,
+  /** Operator credits and debits, deposit reversals and any other entry type. */
+  adjustments: Bucket,
 };
 
 export const StatementQuery = Type.Object({

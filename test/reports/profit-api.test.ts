@@ -87,6 +87,16 @@ describe.each(storeKinds())('operator API: profit report (%s)', (kind) => {
     expect(gold21[9]).toBe(`${Math.trunc(((pb - 11_500) * 10_000) / pb / 100)}.${String(Math.trunc(((pb - 11_500) * 10_000) / pb) % 100).padStart(2, '0')}`);
   });
 
+  it("the operator's home shows today's revenue, cost and margin from the same aggregates", async () => {
+    const shop = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const id = await place(shop.client);
+    await fulfilment.succeed(id, 'SN-TODAY', Date.now(), undefined, { cost: 10_000 });
+    const price = Number((await t.platform.database.db.selectFrom('orders').select('price').where('id', '=', id).executeTakeFirstOrThrow()).price);
+    const o = await op.get('/overview');
+    expect(o.status, o.text).toBe(200);
+    expect(o.body.data.today).toEqual({ delivered: 1, revenue: price, cost: 10_000, gross_margin: price - 10_000, margin_bp: Math.trunc(((price - 10_000) * 10_000) / price) });
+  });
+
   it('refuses bad filters with a code and a message', async () => {
     expectJsonError(await op.get('/reports/profit?from=2026-13-01'), 400, 'INVALID_DATE_RANGE');
     expectJsonError(await op.get('/reports/profit?from=2026-11-02&to=2026-11-01'), 400, 'INVALID_DATE_RANGE');

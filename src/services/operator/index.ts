@@ -23,6 +23,7 @@ import { Statements } from '../statements.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
+  const reports = new ProfitReports(core);
   return {
     operators: new OperatorAccounts(core),
     catalog: new ManageCatalog(core),
@@ -41,8 +42,8 @@ export function createOperatorServices(core: ServiceCore) {
     messages: new OutboxMessages(core),
     passwordResets: new PasswordResets(core),
     language: new MessageLanguage(core),
-    overview: new Overview(new OverviewRepo(core.db), core),
-    reports: new ProfitReports(core),
+    overview: new Overview(new OverviewRepo(core.db), core, () => reports.today()),
+    reports,
     statements: new Statements(core),
     currency: core.currency,
     /** The origin of URLs given out to others (a supplier's webhook URL). */

@@ -27,6 +27,12 @@ export class ProfitReports {
     this.repo = new ReportRepo(core.db);
   }
 
+  /** Today's figures (the report time zone's day), for the home page. */
+  async today(): Promise<ProfitFigures> {
+    const today = dayToIso(dayOf(this.core.clock.now(), this.core.reportTimeZone.offsetMinutes));
+    return (await this.profit({ from: today, to: today })).totals;
+  }
+
   async profit(q: { from?: string; to?: string; granularity?: string; group_by?: string }): Promise<ProfitReport> {
     const zone = this.core.reportTimeZone;
     const parsed = parseProfitQuery(q, dayOf(this.core.clock.now(), zone.offsetMinutes));
