@@ -48,7 +48,8 @@ function contribution(old: string, offsetMinutes: number, dialect: Dialect) {
   const when = (cond: string, then: string) => `case when ${cond} then ${then} else 0 end`;
   const offsetMs = offsetMinutes * 60_000;
   const values: Record<(typeof REPORT_KEY)[number] | ReportMeasure, string> = {
-    day: `(case when new.status = 'refunded' then new.updated_at else new.completed_at end + ${offsetMs}) / 86400000`,
+    // completed_at is set by every settlement; a row written by hand without it counts on its last update.
+    day: `(coalesce(case when new.status = 'refunded' then new.updated_at else new.completed_at end, new.updated_at) + ${offsetMs}) / 86400000`,
     product_code: 'new.product_code',
     category_slug: 'new.category_slug',
     supplier_id: `coalesce(new.supplier_id, '')`,
@@ -116,12 +117,12 @@ export function rebuildStatements(offsetMinutes: number): string[] {
     `insert into report_daily (${cols.join(', ')})
      select e.day, e.product_code, e.category_slug, e.supplier_id, e.reseller_id, e.tier, 0, ${REPORT_MEASURES.map((m) => `sum(e.${m})`).join(', ')}
      from (
-       select (o.completed_at + ${off}) / 86400000 as day, ${dimsAs(dims)},
+       select (coalesce(o.completed_at, o.updated_at) + ${off}) / 86400000 as day, ${dimsAs(dims)},
               1 as delivered, o.price as revenue, coalesce(o.cost, 0) as cost, case when o.cost is null then 1 else 0 end as cost_unknown,
               ${REPORT_MEASURES.slice(4).map((m) => `0 as ${m}`).join(', ')}
          from orders o left join resellers r on r.id = o.reseller_id where o.serial_number is not null
        union all
-       select (o.completed_at + ${off}) / 86400000, ${dims}, ${z(4)}, 1, o.price, ${z(3)}
+       select (coalesce(o.completed_at, o.updated_at) + ${off}) / 86400000, ${dims}, ${z(4)}, 1, o.price, ${z(3)}
          from orders o left join resellers r on r.id = o.reseller_id where o.status = 'failed'
        union all
        select (l.created_at + ${off}) / 86400000, ${dims}, ${z(6)}, 1, o.price, case when o.serial_number is not null then o.price else 0 end

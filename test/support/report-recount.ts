@@ -26,7 +26,7 @@ function line(r: Row): string | null {
 
 /** The recount: from the orders and their refund entries, by the rules of issue 38. */
 export async function recount(db: Kysely<DB>, offset = JAKARTA): Promise<string[]> {
-  const orders = await db.selectFrom('orders as o').innerJoin('resellers as r', 'r.id', 'o.reseller_id').select(['o.id', 'o.reseller_id', 'o.seq', 'o.product_code', 'o.category_slug', 'o.supplier_id', 'o.status', 'o.price', 'o.cost', 'o.serial_number', 'o.completed_at', 'r.tier']).execute();
+  const orders = await db.selectFrom('orders as o').innerJoin('resellers as r', 'r.id', 'o.reseller_id').select(['o.id', 'o.reseller_id', 'o.seq', 'o.product_code', 'o.category_slug', 'o.supplier_id', 'o.status', 'o.price', 'o.cost', 'o.serial_number', 'o.completed_at', 'o.updated_at', 'r.tier']).execute();
   const refunds = await db.selectFrom('ledger_entries').select(['reseller_id', 'order_seq', 'created_at']).where('type', '=', 'order_refund').execute();
   const refundAt = new Map(refunds.map((l) => [`${l.reseller_id}/${Number(l.order_seq)}`, Number(l.created_at)]));
   const acc = new Map<string, Row>();
@@ -39,8 +39,9 @@ export async function recount(db: Kysely<DB>, offset = JAKARTA): Promise<string[
   };
   for (const o of orders) {
     const price = Number(o.price);
-    if (o.serial_number !== null) add(o, Number(o.completed_at), { delivered: 1, revenue: price, cost: o.cost === null ? 0 : Number(o.cost), cost_unknown: o.cost === null ? 1 : 0 });
-    if (o.status === 'failed') add(o, Number(o.completed_at), { refunds: 1, refunded: price });
+    const settledAt = Number(o.completed_at ?? o.updated_at);
+    if (o.serial_number !== null) add(o, settledAt, { delivered: 1, revenue: price, cost: o.cost === null ? 0 : Number(o.cost), cost_unknown: o.cost === null ? 1 : 0 });
+    if (o.status === 'failed') add(o, settledAt, { refunds: 1, refunded: price });
     if (o.status === 'refunded') add(o, refundAt.get(`${o.reseller_id}/${Number(o.seq)}`)!, { manual_refunds: 1, manual_refunded: price, manual_refunded_delivered: o.serial_number !== null ? price : 0 });
   }
   return [...acc.values()].map(line).filter((l) => l !== null).sort() as string[];
