@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { DEFAULT_REPORT_TIME_ZONE, fixedOffsetMinutes } from './domain/report-calendar.js';
 import path from 'node:path';
 import type { SmtpSettings } from './adapters/smtp-mailer.js';
+import type { TelegramSettings } from './adapters/telegram.js';
 import { MAX_EXACT_MINOR } from './domain/money.js';
 import { DEFAULT_BREAKER, type BreakerSettings } from './domain/supplier-breaker.js';
 
@@ -78,6 +79,12 @@ export interface Config {
    * null: messages are kept in the outbox and shown in the console, nothing is sent.
    */
   smtp: SmtpSettings | null;
+  /**
+   * Operator alerts: how often the scan runs (0: never), from how many open attention
+   * items the operator is told, after how long unmatched deposit money is told, and the
+   * Telegram chat they also go to (TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID; null: email only).
+   */
+  alerts: { scanMs: number; attentionCount: number; unmatchedAfterMs: number; telegram: (TelegramSettings & { language: string }) | null };
 }
 
 export class ConfigError extends Error {
@@ -252,6 +259,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return null;
     })(),
     smtp: null,
+    alerts: { scanMs: 0, attentionCount: 0, unmatchedAfterMs: 0, telegram: null },
     secureCookies: envName === 'production',
     apiErrorLog: bool('API_ERROR_LOG', true),
     // On by default, on loopback: the figures are never served on the API's listener.
@@ -264,6 +272,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     })(),
   };
   config.smtp = smtpSettings(env, str, int, bool, problems);
+  config.alerts = {
+    scanMs: int('ALERT_SCAN_SECONDS', 60, 0, 86_400) * 1000,
+    attentionCount: int('ALERT_ATTENTION_COUNT', 20, 0, 1_000_000),
+    unmatchedAfterMs: int('ALERT_UNMATCHED_MINUTES', 60, 1, 10_080) * 60_000,
+    telegram: telegramSettings(str, problems),
+  };
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
@@ -293,4 +307,22 @@ function smtpSettings(
   const secure = bool('SMTP_SECURE', false);
   const user = str('SMTP_USER', '') || null;
   return { host, port: int('SMTP_PORT', secure ? 465 : 587, 1, 65535), secure, user, password: user ? str('SMTP_PASSWORD', '') : null, from: from.trim() };
+}
+
+/** TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, both or neither; TELEGRAM_API_URL and TELEGRAM_LANGUAGE optional. */
+function telegramSettings(str: (name: string, d: string) => string, problems: string[]): (TelegramSettings & { language: string }) | null {
+  const botToken = str('TELEGRAM_BOT_TOKEN', '');
+  const chatId = str('TELEGRAM_CHAT_ID', '');
+  if (botToken === '' && chatId === '') return null;
+  if (botToken === '' || chatId === '') {
+    problems.push('set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID together (the bot that writes, and the chat it writes to), or neither');
+    return null;
+  }
+  if (!/^\d+:[A-Za-z0-9_-]+$/.test(botToken)) problems.push('TELEGRAM_BOT_TOKEN must be the token BotFather gave, such as 123456:ABC-DEF… (got a value of another form)');
+  if (!/^(-?\d+|@[A-Za-z0-9_]{5,})$/.test(chatId)) problems.push(`TELEGRAM_CHAT_ID must be a chat id such as -1001234567890 or a channel's @name (got "${chatId}")`);
+  const apiUrl = str('TELEGRAM_API_URL', 'https://api.telegram.org');
+  if (!/^https?:\/\/[^/]/.test(apiUrl)) problems.push(`TELEGRAM_API_URL must be an http(s) URL (got "${apiUrl}")`);
+  const language = str('TELEGRAM_LANGUAGE', 'en');
+  if (language !== 'en' && language !== 'id') problems.push(`TELEGRAM_LANGUAGE must be en or id (got "${language}")`);
+  return { apiUrl, botToken, chatId, language };
 }

@@ -25,6 +25,9 @@ import { SendMessage } from './services/send-message.js';
 import { Notifier } from './services/notifier.js';
 import { OutboxRepo } from './store/outbox-repo.js';
 import { createSmtpMailer } from './adapters/smtp-mailer.js';
+import { createTelegramSender } from './adapters/telegram.js';
+import { OperatorAlerts } from './services/operator-alerts.js';
+import { CallbackNotices } from './services/callback-notices.js';
 import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -98,6 +101,8 @@ export interface ServicePlatform {
   refreshSupply: RefreshSupply;
   /** The breaker's scheduled probe (startBackground() runs it on a timer). */
   probeSuppliers: ProbeSuppliers;
+  operatorAlerts: OperatorAlerts;
+  callbackNotices: CallbackNotices;
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
@@ -258,14 +263,19 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   jobHandlers[JOB_KINDS.fulfilOrder] = fulfil.handle;
   const callbacks = new CallbacksRepo(db, database.dialect);
   const present = presenters(currency.decimals);
+  // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
+  const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  const notifier = new Notifier({ publicBaseUrl, ids });
+  const callbackNotices = new CallbackNotices({ db, notifier });
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,
-    allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger,
+    allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger, onGaveUp: (trx, f, now) => callbackNotices.gaveUp(trx, f, now),
   });
   jobHandlers[JOB_KINDS.deliverCallback] = deliverCallback.handle;
   // Without SMTP settings messages are kept in the outbox, readable in the console.
   const mailer = config.smtp ? await createSmtpMailer(config.smtp) : null;
-  jobHandlers[JOB_KINDS.sendMessage] = new SendMessage({ outbox: new OutboxRepo(db), mailer, from: config.smtp?.from ?? '', clock, logger }).handle;
+  const chat = config.alerts.telegram ? createTelegramSender(config.alerts.telegram) : null;
+  jobHandlers[JOB_KINDS.sendMessage] = new SendMessage({ outbox: new OutboxRepo(db), mailer, chat, from: config.smtp?.from ?? '', clock, logger }).handle;
   const setCallbackUrl = new SetCallbackUrl({ db, clock, allowPrivate: config.callbackAllowPrivateTargets, resolve: systemResolve });
   const resendCallback = new ResendCallback({ orders: repos.orders, callbacks, clock, ids, wake: () => runner.wake() });
   const refreshSupply = new RefreshSupply({ supply: new SupplyRepo(db), fulfilment: fulfilmentRepo, suppliers, clock, logger });
@@ -282,16 +292,18 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
   const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
-  // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
-  const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
-    publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }), reportTimeZone: config.reportTimeZone,
+    publicBaseUrl, notifier, reportTimeZone: config.reportTimeZone,
     wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);
+  const operatorAlerts = new OperatorAlerts({
+    db, notifier: core.notifier, clock, money: (minor) => `${currency.code} ${present.money(minor).toLocaleString('en-US')}`,
+    settings: config.alerts, chat: config.alerts.telegram ? { id: config.alerts.telegram.chatId, language: config.alerts.telegram.language } : null,
+  });
   const account = createAccountServices(core);
   const apiErrorLog = new ApiErrorLog({
     repo: new ApiErrorsRepo(db), clock, enabled: config.apiErrorLog, onError: (err) => logger.error({ err }, 'writing recent API errors failed'),
@@ -320,13 +332,18 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     (err) => logger.error({ err }, 'scheduled price-list sync failed'),
   );
   let foldTimer: NodeJS.Timeout | null = null;
+  let alertTimer: NodeJS.Timeout | null = null;
+  const alertSafely = () => Promise.all([
+    operatorAlerts.run().catch((err) => logger.error({ err }, 'operator alert scan failed')),
+    callbackNotices.digest(clock.now()).catch((err) => logger.error({ err }, 'callback digest failed')),
+  ]);
   let metricsServer: ReturnType<typeof metricsListener> | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
   const foldSafely = () => repos.orderHistory.foldCountShards(clock.now()).catch((err) => logger.error({ err }, 'folding order count shards failed'));
 
   return {
     config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, probeSuppliers, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, apiErrorLog, prometheus, readiness,
+    core, operator, account, operatorAlerts, callbackNotices, apiErrorLog, prometheus, readiness,
     forHttp: {
       auth, placeOrder, validateAccount, queries, fulfilment: fulfilmentRepo, present, currency,
       async startRequestHelpers() {
@@ -356,6 +373,10 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
         syncTimer = setInterval(syncSafely, config.fulfilment.priceSyncMs);
         syncTimer.unref();
       }
+      if (config.alerts.scanMs > 0) {
+        alertTimer = setInterval(alertSafely, config.alerts.scanMs);
+        alertTimer.unref();
+      }
       if (database.dialect === 'postgres') {
         void foldSafely();
         foldTimer = setInterval(foldSafely, COUNT_FOLD_MS);
@@ -371,6 +392,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
       if (syncTimer) clearInterval(syncTimer);
       if (foldTimer) clearInterval(foldTimer);
       if (pruneTimer) clearInterval(pruneTimer);
+      if (alertTimer) clearInterval(alertTimer);
       await runner.stop();
       await metricsServer?.close();
       await apiErrorLog.close();

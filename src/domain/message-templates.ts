@@ -1,4 +1,5 @@
 import type { Language } from '../store/schema.js';
+import type { AlertKind } from './operator-alerts.js';
 
 /**
  * What each message says, in English and Indonesian: a subject, a plain-text body and a
@@ -9,7 +10,10 @@ export type MessageOf =
   | { template: 'shop_status'; shopName: string; status: 'approved' | 'suspended' | 'reactivated'; link: string }
   | { template: 'shop_registered'; shopName: string; shopEmail: string; link: string }
   | { template: 'reseller_invitation'; shopName: string; link: string; expiresInDays: number }
-  | { template: 'password_reset'; link: string; expiresInMinutes: number };
+  | { template: 'password_reset'; link: string; expiresInMinutes: number }
+  | { template: 'operator_alert'; alert: AlertKind; params: Record<string, string | number>; link: string }
+  | { template: 'callback_failed'; shopName: string; orderCode: string; refId: string; error: string; link: string }
+  | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -18,6 +22,17 @@ export interface RenderedMessage {
 }
 
 export const LANGUAGES: readonly Language[] = ['en', 'id'];
+
+export type Template = MessageOf['template'];
+
+/**
+ * The messages a person may turn off, by who receives them. The rest are essential: an
+ * account's status, invitations and password resets are sent whatever the settings.
+ */
+export const OPTIONAL_MESSAGES: Record<'operator' | 'reseller', readonly Template[]> = {
+  operator: ['shop_registered', 'operator_alert'],
+  reseller: ['callback_failed', 'callback_digest'],
+};
 export const asLanguage = (v: string | null | undefined): Language => (v === 'id' ? 'id' : 'en');
 
 /** Each template: a subject, paragraphs, and the one link it leads to with its label. */
@@ -50,6 +65,43 @@ function parts(m: MessageOf, lang: Language): Parts {
       return en
         ? { subject: 'Reset your password', lines: [`Someone asked to reset the password of this account. The link works once, for ${m.expiresInMinutes} minutes.`, 'If it was not you, ignore this email: your password stays as it is.'], link: m.link, action: 'Choose a new password' }
         : { subject: 'Atur ulang kata sandi Anda', lines: [`Seseorang meminta pengaturan ulang kata sandi akun ini. Tautan berlaku sekali, selama ${m.expiresInMinutes} menit.`, 'Jika bukan Anda, abaikan email ini: kata sandi Anda tetap sama.'], link: m.link, action: 'Pilih kata sandi baru' };
+    case 'operator_alert':
+      return alertParts(m.alert, m.params, m.link, en);
+    case 'callback_failed':
+      return en
+        ? { subject: `${m.shopName}: an order callback could not be delivered`, lines: [`The callback of order ${m.orderCode} (ref_id ${m.refId}) failed 4 times and was given up: ${m.error}.`, 'Check that your callback URL answers 2xx, then resend the callback from the order, or poll GET /order-status. Further failures today are summed up in one email tomorrow.'], link: m.link, action: 'Open the order' }
+        : { subject: `${m.shopName}: callback pesanan tidak dapat dikirim`, lines: [`Callback pesanan ${m.orderCode} (ref_id ${m.refId}) gagal 4 kali dan dihentikan: ${m.error}.`, 'Pastikan URL callback Anda menjawab 2xx, lalu kirim ulang callback dari pesanan, atau gunakan GET /order-status. Kegagalan berikutnya hari ini dirangkum dalam satu email besok.'], link: m.link, action: 'Buka pesanan' };
+    case 'callback_digest':
+      return en
+        ? { subject: `${m.shopName}: ${m.count} order callbacks failed on ${m.day}`, lines: [`${m.count} order callbacks could not be delivered on ${m.day} (UTC) and were given up.`, 'The orders list shows them; resend each, or poll GET /order-status.'], link: m.link, action: 'Open the callback URL settings' }
+        : { subject: `${m.shopName}: ${m.count} callback pesanan gagal pada ${m.day}`, lines: [`${m.count} callback pesanan tidak dapat dikirim pada ${m.day} (UTC) dan dihentikan.`, 'Daftar pesanan menampilkannya; kirim ulang masing-masing, atau gunakan GET /order-status.'], link: m.link, action: 'Buka pengaturan URL callback' };
+  }
+}
+
+/** An operator alert: what happened, and the page that resolves it. */
+function alertParts(alert: AlertKind, p: Record<string, string | number>, link: string, en: boolean): Parts {
+  const v = (k: string) => String(p[k] ?? '');
+  switch (alert) {
+    case 'supplier_balance_low':
+      return en
+        ? { subject: `Supplier ${v('supplier')}: deposit below its threshold`, lines: [`The deposit at ${v('supplier')} is ${v('balance')}, below the threshold of ${v('threshold')}.`, 'Orders it cannot pay for will fail over to other routes or be refused. Top up the deposit at the supplier.'], link, action: 'Open supply' }
+        : { subject: `Pemasok ${v('supplier')}: deposit di bawah ambang`, lines: [`Deposit di ${v('supplier')} adalah ${v('balance')}, di bawah ambang ${v('threshold')}.`, 'Pesanan yang tidak dapat dibayar akan dialihkan ke rute lain atau ditolak. Isi ulang deposit di pemasok.'], link, action: 'Buka pasokan' };
+    case 'supplier_gate_closed':
+      return en
+        ? { subject: `Supplier ${v('supplier')} stopped taking orders`, lines: [`The platform stopped sending orders to ${v('supplier')}${v('reason') ? `: ${v('reason')}` : ''}.`, 'Its orders go to other routes meanwhile. You will be told when it takes orders again.'], link, action: 'Open supply' }
+        : { subject: `Pemasok ${v('supplier')} berhenti menerima pesanan`, lines: [`Platform berhenti mengirim pesanan ke ${v('supplier')}${v('reason') ? `: ${v('reason')}` : ''}.`, 'Sementara itu pesanannya dikirim ke rute lain. Anda akan diberi tahu saat pemasok menerima pesanan lagi.'], link, action: 'Buka pasokan' };
+    case 'supplier_gate_reopened':
+      return en
+        ? { subject: `Supplier ${v('supplier')} takes orders again`, lines: [`${v('supplier')} answered again and takes orders.`], link, action: 'Open supply' }
+        : { subject: `Pemasok ${v('supplier')} menerima pesanan lagi`, lines: [`${v('supplier')} menjawab lagi dan menerima pesanan.`], link, action: 'Buka pasokan' };
+    case 'attention_piling':
+      return en
+        ? { subject: `${v('count')} things wait for attention`, lines: [`${v('count')} orders and items wait for an operator's decision.`], link, action: 'Open attention' }
+        : { subject: `${v('count')} hal menunggu perhatian`, lines: [`${v('count')} pesanan dan item menunggu keputusan operator.`], link, action: 'Buka perhatian' };
+    case 'deposits_unmatched':
+      return en
+        ? { subject: `Deposit money unmatched for ${v('minutes')} minutes`, lines: [`${v('count')} incoming transfers match no deposit ticket; the oldest arrived ${v('minutes')} minutes ago.`, 'Assign each to its shop\'s ticket, or mark it handled outside the platform.'], link, action: 'Open deposits' }
+        : { subject: `Dana deposit belum cocok selama ${v('minutes')} menit`, lines: [`${v('count')} transfer masuk tidak cocok dengan tiket deposit mana pun; yang tertua tiba ${v('minutes')} menit lalu.`, 'Tetapkan masing-masing ke tiket tokonya, atau tandai sudah ditangani di luar platform.'], link, action: 'Buka deposit' };
   }
 }
 

@@ -49,6 +49,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /me/password': 'session',
   'GET /me/language': 'session',
   'PUT /me/language': 'session',
+  'GET /me/notifications': 'session',
+  'PUT /me/notifications': 'session',
   'GET /roles': 'session',
 
   'GET /operators': 'read',

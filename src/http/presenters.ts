@@ -3,6 +3,7 @@ import { isoMillis, orderCode, ORDER_ACCEPTED_MESSAGE, type OrderRecord } from '
 import type { CatalogProduct, FormField } from '../store/catalog-repo.js';
 import type { CallbacksRepo } from '../store/callbacks-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
+import { ledgerSource, publicLedgerType } from '../domain/ledger-types.js';
 
 type CallbackLog = Awaited<ReturnType<CallbacksRepo['log']>>;
 
@@ -61,7 +62,9 @@ export function presenters(decimals: number) {
     }),
     ledgerEntry: (e: LedgerEntry) => ({
       id: String(e.id),
-      type: e.type,
+      type: publicLedgerType(e.type),
+      source: ledgerSource(e.type),
+      deposit_code: e.depositId,
       amount: money(e.amount),
       balance_after: money(e.balanceAfter),
       order_id: e.orderId,

@@ -6,6 +6,7 @@ import { DELIVERABLE, type CallbacksRepo, type PreparedCallback } from '../store
 import { heldJob, type JobHandler } from '../worker/job-contract.js';
 import type { Logger } from 'pino';
 import type { Clock, IdGenerator } from './ports.js';
+import type { Executor } from '../store/jobs-repo.js';
 import { noMetrics, type Metrics } from './metrics.js';
 
 export type CallbackSender = (input: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; allowPrivate: boolean }) => Promise<CallbackHttpResult>;
@@ -43,6 +44,8 @@ export class DeliverCallback {
       allowPrivateTargets: boolean;
       metrics?: Metrics;
       logger?: Logger;
+      /** A round given up, in the transaction that records it (the shop is told). */
+      onGaveUp?: (db: Executor, f: { resellerId: string; orderId: string; refId: string; error: string }, now: number) => Promise<void>;
     },
   ) {}
 
@@ -89,12 +92,15 @@ export class DeliverCallback {
     const next = delivered || attempt >= CALLBACK_MAX_ATTEMPTS ? null : nextAttemptAt(attempt, endedAt);
     // The job's row is finished (or due at the next attempt) in the attempt's own transaction.
     const held = heldJob(job);
+    const error = result.error ?? (delivered ? null : `HTTP ${result.httpStatus}`);
+    const onGaveUp = this.deps.onGaveUp;
     await callbacks.recordAttempt(
       delivery,
-      { attempt, url: callbackUrl, startedAt, durationMs: result.durationMs, httpStatus: result.httpStatus, error: result.error ?? (delivered ? null : `HTTP ${result.httpStatus}`), snippet: result.responseSnippet },
+      { attempt, url: callbackUrl, startedAt, durationMs: result.durationMs, httpStatus: result.httpStatus, error, snippet: result.responseSnippet },
       { status: delivered ? 'delivered' : next === null ? 'failed' : 'pending', nextAttemptAt: next },
       endedAt,
       held,
+      onGaveUp && ((db) => onGaveUp(db, { resellerId: order.resellerId, orderId: order.id, refId: order.refId, error: error ?? '' }, endedAt)),
     );
     const outcome = delivered ? 'delivered' : next === null ? 'failed' : 'retry';
     metrics.callbackAttempt(outcome);

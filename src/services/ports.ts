@@ -26,6 +26,11 @@ export interface OutgoingEmail {
 }
 
 /** Sends email; rejects when the server did not take the message. */
+/** A chat to tell the operator in (Telegram): plain text to one chat. */
+export interface ChatSender {
+  send(chatId: string, text: string): Promise<void>;
+}
+
 export interface Mailer {
   send(email: OutgoingEmail): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { LedgerEntry, LedgerRepo } from '../store/ledger-repo.js';
 import type { OrderHistoryRepo } from '../store/order-history-repo.js';
 import type { OrdersRepo } from '../store/orders-repo.js';
 import type { LedgerEntryType } from '../store/schema.js';
+import { PUBLIC_LEDGER_TYPES, storeLedgerTypes, type PublicLedgerType } from '../domain/ledger-types.js';
 import type { ResellerPrincipal } from './authenticate.js';
 import type { Clock } from './ports.js';
 
@@ -16,7 +17,6 @@ type Query = Record<string, unknown>;
 type Owner = Pick<ResellerPrincipal, 'resellerId'>;
 export interface Paged<T> { items: T[]; total: number; page: Page }
 
-const LEDGER_TYPES: readonly LedgerEntryType[] = ['order_debit', 'order_refund', 'credit', 'debit'];
 const MAX_SLUG = 100;
 
 /** The read side of the reseller API: catalog, orders and wallet, always scoped to the caller. */
@@ -84,12 +84,15 @@ export class ResellerQueries {
   }
 }
 
-/** The wallet-history type filter: one ledger entry type or a comma-separated list of them. */
+/**
+ * The wallet-history type filter: one published ledger entry type or a comma-separated list
+ * of them, as the store types they select.
+ */
 export function parseLedgerTypes(raw: unknown): LedgerEntryType[] | null {
   if (typeof raw !== 'string' || raw === '') return null;
   const parts = raw.split(',').map((t) => t.trim());
-  if (!parts.every((t) => (LEDGER_TYPES as readonly string[]).includes(t))) {
-    throw new AppError('VALIDATION_ERROR', `type must be one of ${LEDGER_TYPES.join(', ')} (or a comma-separated list of them)`);
+  if (!parts.every((t) => (PUBLIC_LEDGER_TYPES as readonly string[]).includes(t))) {
+    throw new AppError('VALIDATION_ERROR', `type must be one of ${PUBLIC_LEDGER_TYPES.join(', ')} (or a comma-separated list of them)`);
   }
-  return parts as LedgerEntryType[];
+  return storeLedgerTypes(parts as PublicLedgerType[]);
 }

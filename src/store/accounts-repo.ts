@@ -64,6 +64,20 @@ export class AccountsRepo {
     else await this.db.updateTable('resellers').set({ language }).where('id', '=', id).execute();
   }
 
+  /** The optional message templates this person turned off (migration 040). */
+  async mutedOf(kind: SessionSubject, id: string): Promise<string[]> {
+    const row = kind === 'operator'
+      ? await this.db.selectFrom('operators').select('muted_messages').where('id', '=', id).executeTakeFirst()
+      : await this.db.selectFrom('resellers').select('muted_messages').where('id', '=', id).executeTakeFirst();
+    return row ? (JSON.parse(row.muted_messages) as string[]) : [];
+  }
+
+  async setMuted(kind: SessionSubject, id: string, templates: readonly string[]): Promise<void> {
+    const muted_messages = JSON.stringify([...templates].sort());
+    if (kind === 'operator') await this.db.updateTable('operators').set({ muted_messages }).where('id', '=', id).execute();
+    else await this.db.updateTable('resellers').set({ muted_messages }).where('id', '=', id).execute();
+  }
+
   async languageOf(kind: SessionSubject, id: string): Promise<Language | null> {
     const row = kind === 'operator'
       ? await this.db.selectFrom('operators').select('language').where('id', '=', id).executeTakeFirst()

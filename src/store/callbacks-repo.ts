@@ -60,6 +60,8 @@ export class CallbacksRepo {
     next: { status: Delivery['status']; nextAttemptAt: number | null },
     now: number,
     job?: HeldJob,
+    /** Written in the same transaction when the round is given up (the shop's notice). */
+    onGaveUp?: (db: Executor) => Promise<void>,
   ) {
     const steps = (db: Executor) => ({
       attempt: db
@@ -72,7 +74,8 @@ export class CallbacksRepo {
         .where('id', '=', d.id),
       job: job && (next.nextAttemptAt === null ? completeJobQuery(db, job) : rescheduleJobQuery(db, job, next.nextAttemptAt, null)),
     });
-    if (this.dialect === 'postgres') {
+    const gaveUp = next.status === 'failed' && onGaveUp ? onGaveUp : null;
+    if (this.dialect === 'postgres' && !gaveUp) {
       // One statement (data-modifying CTEs): one round trip and an implicit transaction
       // instead of five (begin, three statements, commit) per attempt. Its commit does not
       // wait for the WAL flush (synchronous_commit off for this transaction alone): lost in a
@@ -87,6 +90,7 @@ export class CallbacksRepo {
       await attempt.execute();
       await delivery.execute();
       await jobStep?.execute();
+      await gaveUp?.(trx);
     });
   }
 

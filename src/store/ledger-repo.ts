@@ -10,6 +10,8 @@ export interface LedgerEntry {
   orderId: string | null;
   refId: string | null;
   note: string | null;
+  /** The deposit (DEP-…) of a deposit or deposit_reversal entry. */
+  depositId: string | null;
   createdAt: number;
 }
 
@@ -42,7 +44,7 @@ export class LedgerRepo {
       const rows = await this.db
         .selectFrom('ledger_entries as l')
         .leftJoin('orders as o', 'o.id', 'l.order_id')
-        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.deposit_id', 'l.created_at', 'o.ref_id'])
         .select(counter.as('page_total'))
         .where('l.reseller_id', '=', f.resellerId)
         .where('l.seq', '<=', sql<number>`${counter} - ${f.offset}`)
@@ -60,7 +62,7 @@ export class LedgerRepo {
         .selectFrom('ledger_entries as l')
         .where('l.id', 'in', pageIds)
         .leftJoin('orders as o', 'o.id', 'l.order_id')
-        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+        .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.deposit_id', 'l.created_at', 'o.ref_id'])
         .orderBy('l.seq', 'desc')
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -74,14 +76,11 @@ export class LedgerRepo {
     const rows = await this.db
       .selectFrom('orders as o')
       .innerJoin('ledger_entries as l', (j) => j.onRef('l.reseller_id', '=', 'o.reseller_id').onRef('l.order_seq', '=', 'o.seq'))
-      .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.created_at', 'o.ref_id'])
+      .select(['l.id', 'l.type', 'l.amount', 'l.balance_after', 'l.order_id', 'l.note', 'l.deposit_id', 'l.created_at', 'o.ref_id'])
       .where('o.id', '=', orderId)
       .orderBy('l.id')
       .execute();
-    return rows.map((r) => ({
-      id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
-      refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
-    }));
+    return rows.map(toEntry);
   }
 
   /**
@@ -100,6 +99,24 @@ export class LedgerRepo {
    * it past MAX_EXACT_MINOR (past it, amounts would no longer be exact).
    */
   static async adjustIn(trx: Transaction<DB>, resellerId: string, amount: number, note: string, now: number): Promise<{ balanceAfter: number; entryId: number } | null> {
+    return LedgerRepo.entryIn(trx, { resellerId, amount, note, now, type: amount >= 0 ? 'credit' : 'debit', depositId: null });
+  }
+
+  /**
+   * A deposit's credit (or, negative, its reversal) inside the caller's transaction, under
+   * the same guards as adjustIn. The store's unique (deposit_id, type) refuses a second
+   * credit of one deposit: the caller settles the deposit's state in the same transaction,
+   * so a duplicate is caught by the state first and by the index in any case.
+   */
+  static async depositIn(trx: Transaction<DB>, e: { resellerId: string; depositId: string; amount: number; note: string; now: number }): Promise<{ balanceAfter: number; entryId: number } | null> {
+    return LedgerRepo.entryIn(trx, { ...e, type: e.amount >= 0 ? 'deposit' : 'deposit_reversal' });
+  }
+
+  private static async entryIn(
+    trx: Transaction<DB>,
+    e: { resellerId: string; amount: number; note: string; now: number; type: 'credit' | 'debit' | 'deposit' | 'deposit_reversal'; depositId: string | null },
+  ): Promise<{ balanceAfter: number; entryId: number } | null> {
+    const { resellerId, amount, note, now } = e;
     let q = trx.updateTable('resellers').set((eb) => ({ balance: eb('balance', '+', amount), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now })).where('id', '=', resellerId);
     q = amount < 0 ? q.where('balance', '>=', -amount) : q.where('balance', '<=', MAX_EXACT_MINOR - amount);
     const row = await q.returning(['balance', 'ledger_seq']).executeTakeFirst();
@@ -107,16 +124,16 @@ export class LedgerRepo {
     const balanceAfter = Number(row.balance);
     const entry = await trx
       .insertInto('ledger_entries')
-      .values({ reseller_id: resellerId, type: amount >= 0 ? 'credit' : 'debit', amount, balance_after: balanceAfter, order_id: null, order_seq: null, note, created_at: now, seq: Number(row.ledger_seq) })
+      .values({ reseller_id: resellerId, type: e.type, amount, balance_after: balanceAfter, order_id: null, order_seq: null, deposit_id: e.depositId, note, created_at: now, seq: Number(row.ledger_seq) })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { balanceAfter, entryId: Number(entry.id) };
   }
 }
 
-function toEntry(r: { id: number; type: LedgerEntryType; amount: number; balance_after: number; order_id: string | null; note: string | null; created_at: number; ref_id: string | null }): LedgerEntry {
+function toEntry(r: { id: number; type: LedgerEntryType; amount: number; balance_after: number; order_id: string | null; note: string | null; deposit_id: string | null; created_at: number; ref_id: string | null }): LedgerEntry {
   return {
     id: Number(r.id), type: r.type, amount: Number(r.amount), balanceAfter: Number(r.balance_after), orderId: r.order_id,
-    refId: r.ref_id ?? null, note: r.note, createdAt: Number(r.created_at),
+    refId: r.ref_id ?? null, note: r.note, depositId: r.deposit_id, createdAt: Number(r.created_at),
   };
 }

@@ -26,7 +26,9 @@ import { storeSettings } from './migrations/028_store_settings.js';
 import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
+import { deposits } from './migrations/034_deposits.js';
 import { dailyAggregates } from './migrations/036_daily_aggregates.js';
+import { notificationSettings } from './migrations/040_notification_settings.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -60,7 +62,9 @@ function provider(db: Database): MigrationProvider {
         '031_routes_tried_counts_attempts': routesTriedCountsAttempts,
         '032_operator_roles': operatorRoles,
         '033_notifications': notifications,
+        '034_deposits': deposits(db.dialect),
         '036_daily_aggregates': dailyAggregates(db.dialect),
+        '040_notification_settings': notificationSettings,
       };
     },
   };

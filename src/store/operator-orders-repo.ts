@@ -32,6 +32,9 @@ export interface OrderFacts {
   /** What the supplier said (serial number, message), kept for disputes. */
   supplierSerial: string | null;
   supplierMessage: string | null;
+  /** Who placed it, as the operator knows the shop. */
+  resellerName: string;
+  resellerEmail: string;
 }
 
 export type ManualRefundResult =
@@ -69,7 +72,8 @@ export class OperatorOrdersRepo {
     const pageIds = async () => {
       const ids = (await this.searched(f).select('o.id').orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).offset(f.offset).execute()).map((r) => r.id);
       if (ids.length === 0) return [];
-      const rows = await this.db.selectFrom('orders as o').leftJoin('suppliers as s', 's.id', 'o.supplier_id').selectAll('o').select('s.name as supplier_name').where('o.id', 'in', ids).execute();
+      const rows = await this.db.selectFrom('orders as o').leftJoin('suppliers as s', 's.id', 'o.supplier_id').innerJoin('resellers as r', 'r.id', 'o.reseller_id')
+        .selectAll('o').select(['s.name as supplier_name', 'r.name as reseller_name', 'r.email as reseller_email']).where('o.id', 'in', ids).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     };
@@ -86,8 +90,9 @@ export class OperatorOrdersRepo {
     const row = await this.db
       .selectFrom('orders as o')
       .leftJoin('suppliers as s', 's.id', 'o.supplier_id')
+      .innerJoin('resellers as r', 'r.id', 'o.reseller_id')
       .selectAll('o')
-      .select('s.name as supplier_name')
+      .select(['s.name as supplier_name', 'r.name as reseller_name', 'r.email as reseller_email'])
       .where('o.id', '=', id)
       .executeTakeFirst();
     return row ? toFacts(row) : null;
@@ -151,8 +156,9 @@ export class OperatorOrdersRepo {
   }
 }
 
-function toFacts(r: Selectable<OrdersTable> & { supplier_name: string | null }): OrderFacts {
+function toFacts(r: Selectable<OrdersTable> & { supplier_name: string | null; reseller_name: string; reseller_email: string }): OrderFacts {
   return {
+    resellerName: r.reseller_name, resellerEmail: r.reseller_email,
     order: toRecord(r), supplierId: r.supplier_id, supplierName: r.supplier_name, supplierSku: r.supplier_sku,
     routesTried: Number(r.routes_tried), needsAttention: Number(r.needs_attention) === 1, checkerVerified: Number(r.checker_verified) === 1,
     supplierSerial: r.supplier_serial, supplierMessage: r.supplier_message,

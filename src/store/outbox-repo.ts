@@ -8,7 +8,8 @@ export interface NewMessage {
   /** The event and the recipient: a second write with the same key is ignored. */
   key: string;
   template: string;
-  recipientKind: 'operator' | 'reseller';
+  /** telegram: the operator's chat, `to` its chat id. */
+  recipientKind: 'operator' | 'reseller' | 'telegram';
   recipientId: string | null;
   to: string;
   language: Language;

@@ -22,6 +22,8 @@ export interface ResellersTable {
   ledger_seq: Generated<number>;
   /** Migration 033: the language of what the shop is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -189,7 +191,8 @@ export interface SystemStateTable {
   value: string;
 }
 
-export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit';
+/** deposit and deposit_reversal: money in from a deposit, and its reversal (migration 034). */
+export type LedgerEntryType = 'order_debit' | 'order_refund' | 'credit' | 'debit' | 'deposit' | 'deposit_reversal';
 
 export interface LedgerEntriesTable {
   id: Generated<number>;
@@ -205,6 +208,8 @@ export interface LedgerEntriesTable {
   seq: Generated<number | null>;
   /** The order's seq, set exactly when order_id is: the per-order uniqueness is keyed by it (migration 009). */
   order_seq: number | null;
+  /** The deposit a deposit or deposit_reversal entry belongs to; unique with type (migration 034). */
+  deposit_id: Generated<string | null>;
 }
 
 export interface JobsTable {
@@ -254,6 +259,8 @@ export interface OperatorsTable {
   disabled_at: number | null;
   /** Migration 033: the language of what the operator is sent (en | id). */
   language: Generated<Language>;
+  /** Migration 040: JSON array of the optional message templates this person turned off. */
+  muted_messages: Generated<string>;
 }
 
 /** Migration 032: the roles an operator holds (src/domain/operator-roles.ts), one row a role. */
@@ -342,6 +349,9 @@ export interface DB {
   attention_items: AttentionItemsTable;
   outbox_messages: OutboxMessagesTable;
   password_resets: PasswordResetsTable;
+  bank_accounts: BankAccountsTable;
+  deposits: DepositsTable;
+  alert_state: AlertStateTable;
 }
 
 /** Migration 020: one margin rule per category or catalog (the catalog's wins). */
@@ -456,7 +466,7 @@ export interface OutboxMessagesTable {
   /** The event and recipient: a message is written at most once per key. */
   dedupe_key: string;
   template: string;
-  recipient_kind: 'operator' | 'reseller';
+  recipient_kind: 'operator' | 'reseller' | 'telegram';
   recipient_id: string | null;
   to_address: string;
   language: Language;
@@ -481,4 +491,51 @@ export interface PasswordResetsTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** Migration 034: the bank accounts resellers transfer deposits to. */
+export interface BankAccountsTable {
+  id: string;
+  bank: string;
+  number: string;
+  holder: string;
+  active: number;
+  /** JSON: the column mapping of this bank's statement export; null until saved. */
+  statement_mapping: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 034: a deposit by bank transfer (a ticket) or by payment gateway. */
+export interface DepositsTable {
+  /** DEP-…, shown to people. */
+  id: string;
+  reseller_id: string;
+  channel: 'bank' | 'gateway';
+  state: string;
+  /** Minor units credited to the wallet. */
+  amount: number;
+  /** Minor units the reseller pays: amount + unique code, or amount + a fee passed on. */
+  payable: number;
+  unique_code: number | null;
+  fee: number;
+  bank_account_id: string | null;
+  sender_name: string | null;
+  method: string | null;
+  gateway_order_id: string | null;
+  gateway_url: string | null;
+  expires_at: number;
+  paid_at: number | null;
+  matched_by: string | null;
+  reference: string | null;
+  actor: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 040: what the operator-alert scan must remember between runs. */
+export interface AlertStateTable {
+  key: string;
+  value: string;
+  updated_at: number;
 }

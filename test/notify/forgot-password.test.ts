@@ -5,16 +5,7 @@ import { dashboardClient, registerAccount } from '../support/dashboard.js';
 import { JsonClient, operatorClient } from '../support/json-client.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { storeKinds } from '../support/stores.js';
-
-async function eventually<T>(check: () => T | undefined | null | false, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { eventually } from '../support/eventually.js';
 
 const HOUR = 60 * 60_000;
 

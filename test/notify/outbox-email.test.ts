@@ -5,17 +5,7 @@ import { registerAccount } from '../support/dashboard.js';
 import { operatorClient, type JsonClient } from '../support/json-client.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { storeKinds } from '../support/stores.js';
-
-/** Polls until `check` returns a value (bounded; no timing assertions). */
-async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { eventually } from '../support/eventually.js';
 
 describe.each(storeKinds())('the outbox sends email over SMTP with retries (%s)', (kind) => {
   let t: TestApp;

@@ -74,6 +74,10 @@ describe.each(storeKinds())('migrations 009 and 011: the ledger keyed by order s
     expect(await refused(add({ order_id: orderRow(1, 1).id, order_seq: 1 }))).toBe('written');
     const last = (await entries(db)).at(-1)!;
     expect(last).toMatchObject({ type: 'order_refund', orderSeq: 1, seq: 5 });
+    // Migration 034 rebuilds the SQLite ledger again: every entry kept as it was.
+    const before = await entries(db);
+    await migrateToLatest(database);
+    expect(await entries(db)).toEqual(before);
     // The next credit keeps numbering after the rebuilt table's ids.
     await new LedgerRepo(db).adjust('r-a', 500, 'top-up', now);
     expect((await entries(db)).at(-1)).toMatchObject({ id: last.id + 1, type: 'credit', orderSeq: null, seq: 6 });

@@ -59,6 +59,28 @@ describe.skipIf(!browserAvailable).each(storeKinds())('operator console pages (%
     }, 240_000);
   }
 
+  it('the operator finds a shop\'s orders by its name, and the list shows names and order codes, not ids', async () => {
+    const ctx = await newContext(browser, t.origin);
+    const page = await ctx.newPage();
+    await signInOperator(page, creds);
+    await page.goto('/admin/orders');
+    const shop = page.getByRole('textbox', { name: 'Reseller' });
+    await shop.fill('demo res');
+    await page.getByRole('option', { name: /^Demo Reseller · / }).click();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL((u) => u.searchParams.get('reseller_id') === t.demo.resellerId);
+    const table = page.getByRole('table', { name: 'Orders' });
+    await expect.poll(() => table.getByRole('row').count()).toBeGreaterThan(1);
+    const text = (await table.textContent()) ?? '';
+    expect(text).toContain('Demo Reseller');
+    expect(text).toMatch(/ORD-[0-9A-F]{12}/i);
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    // Reloaded, the filter shows the shop by its name.
+    await page.reload();
+    await expect.poll(() => shop.inputValue()).toMatch(/^Demo Reseller · /);
+    await ctx.close();
+  });
+
   it('reports the budgets: initial JS gzipped (asserted), LCP of Home, Orders and a reseller', async () => {
     const js = initialJsGzipBytes('admin');
     const ctx = await newContext(browser, t.origin);

@@ -18,7 +18,7 @@ export const RESELLER_SHAPE_NAMES: Record<string, string> = {
   'category_slug,valid,verdict,nickname,target,zone': 'ValidationResult',
   'ref_id': 'RefIdRequest',
   'balance,currency': 'Balance',
-  'id,type,amount,balance_after,order_id,order_code,ref_id,note,created_at': 'LedgerEntry',
+  'id,type,source,deposit_code,amount,balance_after,order_id,order_code,ref_id,note,created_at': 'LedgerEntry',
   'entries': 'LedgerEntryList',
   'callback_id,round,status,url,attempts,next_attempt_at,attempt_log': 'CallbackDelivery',
   'attempt,started_at,duration_ms,http_status,error,response_snippet': 'CallbackAttempt',
@@ -41,7 +41,7 @@ const fullOrder = {
   serial_number: 'SRL-7KQ2M9XW4B', created_at: '2026-01-15T08:30:00.000Z', completed_at: '2026-01-15T08:30:04.512Z', failure_code: null, failure_reason: null,
 };
 const ledger = {
-  id: 'le_7d2c91', type: 'order_debit', amount: -15000, balance_after: 985000, ...order, note: null, created_at: '2026-01-15T08:30:00.000Z',
+  id: 'le_7d2c91', type: 'order_debit', source: 'order', deposit_code: null, amount: -15000, balance_after: 985000, ...order, note: null, created_at: '2026-01-15T08:30:00.000Z',
 };
 const attempt = { attempt: 1, started_at: '2026-01-15T08:30:04.600Z', duration_ms: 84, http_status: 200, error: null, response_snippet: 'OK' };
 const delivery = { callback_id: 'cb_5e1f0a9d3c', round: 1, status: 'delivered', url: 'https://example-reseller.com/topup/callback', attempts: 1, next_attempt_at: null, attempt_log: [attempt] };

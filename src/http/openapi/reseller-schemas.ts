@@ -109,13 +109,15 @@ export const Balance = Type.Object({ balance: Money(), currency: Type.String({ d
 
 export const LedgerEntry = Type.Object({
   id: Type.String(),
-  type: Type.Union([Type.Literal('order_debit'), Type.Literal('order_refund'), Type.Literal('credit'), Type.Literal('debit')]),
+  type: Type.Union([Type.Literal('order_debit'), Type.Literal('order_refund'), Type.Literal('credit'), Type.Literal('debit')], { description: 'a deposit is a credit, its reversal a debit (see source)' }),
+  source: Type.Union([Type.Literal('order'), Type.Literal('operator'), Type.Literal('deposit')], { description: 'order: an order\'s charge or refund; operator: an adjustment by the operator; deposit: money you deposited (bank transfer or payment gateway), or its reversal' }),
+  deposit_code: Nullable(Type.String({ description: 'the deposit (DEP-…) of a deposit entry' })),
   amount: Money('signed: negative for debits'),
   balance_after: Money('the balance right after this entry'),
   order_id: Nullable(OrderId),
   order_code: Nullable(OrderCode),
   ref_id: Nullable(Type.String()),
-  note: Nullable(Type.String({ description: 'operator adjustments' })),
+  note: Nullable(Type.String({ description: 'operator adjustments and deposits' })),
   created_at: IsoTime(),
 });
 

@@ -69,7 +69,7 @@ export class AdjustWallet {
         before: { balance: this.major(done.balanceAfter - signed) },
         after: { balance: this.major(done.balanceAfter), amount: this.major(signed), ledger_entry_id: String(done.entryId) }, note,
       }, now);
-      const change = { resellerId, entry: { id: done.entryId, type: kind, amount: signed, balanceAfter: done.balanceAfter, orderId: null, refId: null, note, createdAt: now } };
+      const change = { resellerId, entry: { id: done.entryId, type: kind, amount: signed, balanceAfter: done.balanceAfter, orderId: null, refId: null, depositId: null, note, createdAt: now } };
       await claim?.keep(trx, change);
       return change;
     });

@@ -11,13 +11,13 @@ const State = Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Li
 });
 const MessageProps = {
   id: Type.String(), template: Type.String({ description: 'shop_status, shop_registered, reseller_invitation, password_reset' }),
-  recipient_kind: Type.Union([Type.Literal('operator'), Type.Literal('reseller')]), recipient_id: Nullable(Type.String()),
+  recipient_kind: Type.Union([Type.Literal('operator'), Type.Literal('reseller'), Type.Literal('telegram')], { description: 'telegram: the operator\'s chat (to is its chat id)' }), recipient_id: Nullable(Type.String()),
   to: Type.String(), language: Type.String({ description: 'en or id' }), subject: Type.String(), state: State,
   attempts: Type.Integer(), error: Nullable(Type.String({ description: "the last attempt's error" })),
   created_at: IsoTime(), updated_at: IsoTime(), sent_at: Nullable(IsoTime()),
 };
 
-type Row = { id: string; template: string; recipient_kind: 'operator' | 'reseller'; recipient_id: string | null; to_address: string; language: string; subject: string; state: 'pending' | 'sent' | 'kept' | 'failed'; attempts: number | string; last_error: string | null; created_at: number | string; updated_at: number | string; sent_at: number | string | null };
+type Row = { id: string; template: string; recipient_kind: 'operator' | 'reseller' | 'telegram'; recipient_id: string | null; to_address: string; language: string; subject: string; state: 'pending' | 'sent' | 'kept' | 'failed'; attempts: number | string; last_error: string | null; created_at: number | string; updated_at: number | string; sent_at: number | string | null };
 const item = (m: Row) => ({
   id: m.id, template: m.template, recipient_kind: m.recipient_kind, recipient_id: m.recipient_id, to: m.to_address, language: m.language, subject: m.subject,
   state: m.state, attempts: Number(m.attempts), error: m.last_error, created_at: isoMillis(Number(m.created_at)), updated_at: isoMillis(Number(m.updated_at)),

@@ -12,6 +12,8 @@ const CAP = SEARCH_MATCH_CAP.toLocaleString('en');
 const OrderSummary = Type.Object({
   ...Order.properties,
   reseller_id: Type.String(),
+  reseller_name: Type.String({ description: "the shop's name" }),
+  reseller_email: Type.String({ description: "the shop's email" }),
   needs_attention: Type.Boolean({ description: 'fulfilment got no definite supplier answer in time; a human should look' }),
   supplier: Nullable(Type.String({ description: 'name of the supplier the order was last submitted to' })),
 });
@@ -42,7 +44,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   const { orders } = deps.services;
   const present = presenters(deps.services.currency.decimals);
   type Facts = Awaited<ReturnType<typeof orders.search>>['items'][number];
-  const summary = (f: Facts) => ({ ...present.order(f.order), reseller_id: f.order.resellerId, needs_attention: f.needsAttention, supplier: f.supplierName });
+  const summary = (f: Facts) => ({ ...present.order(f.order), reseller_id: f.order.resellerId, reseller_name: f.resellerName, reseller_email: f.resellerEmail, needs_attention: f.needsAttention, supplier: f.supplierName });
   const detail = (d: Awaited<ReturnType<typeof orders.view>>) => ({
     ...summary(d),
     fulfilment: {

@@ -135,10 +135,10 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
     handler: async ({ who, query, reply }) => {
       const r = await orders.exportWallet(who, query);
       if (r.truncated) reply.header('x-export-truncated', 'true');
-      const header = ['id', 'created_at', 'type', 'amount', 'balance_after', 'order_code', 'order_id', 'ref_id', 'note'];
+      const header = ['id', 'created_at', 'type', 'source', 'amount', 'balance_after', 'order_code', 'order_id', 'ref_id', 'deposit_code', 'note'];
       const rows = r.entries.map((e) => {
         const p = present.ledgerEntry(e);
-        return [p.id, p.created_at, p.type, p.amount, p.balance_after, p.order_code, p.order_id, p.ref_id, p.note];
+        return [p.id, p.created_at, p.type, p.source, p.amount, p.balance_after, p.order_code, p.order_id, p.ref_id, p.deposit_code, p.note];
       });
       return { file: { filename: 'wallet-history.csv', body: csvDocument(header, rows) } };
     },

@@ -10,6 +10,7 @@ export const en = {
   ipWhitelist: 'IP Whitelist',
   callbackUrl: 'Callback URL',
   password: 'Change password',
+  email: 'Email',
   developers: 'Developers',
   apiErrors: 'Recent API errors',
 };
@@ -23,6 +24,7 @@ export const id: Messages<typeof en> = {
   ipWhitelist: 'Whitelist IP',
   callbackUrl: 'URL Callback',
   password: 'Ubah kata sandi',
+  email: 'Email',
   developers: 'Pengembang',
   apiErrors: 'Error API terbaru',
 };

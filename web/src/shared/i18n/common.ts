@@ -52,6 +52,19 @@ export const en = {
     done: 'Your password is set. Sign in with it.',
     noToken: 'This link has no token. Open the link from the email again.',
   },
+  /** Email settings (both apps): the language of messages and the optional ones. */
+  emailSettings: {
+    title: 'Email',
+    intro: 'What the platform emails you. Account status, invitations and password resets are always sent.',
+    language: 'Language of your email',
+    saved: 'Saved',
+    messages: {
+      callback_failed: 'An order callback could not be delivered (the first of the day)',
+      callback_digest: 'A daily summary of the callbacks that could not be delivered',
+      shop_registered: 'A new shop registered and waits for approval',
+      operator_alert: 'Alerts: supplier deposits, suppliers stopping, attention items piling up',
+    },
+  },
 };
 export const id: Messages<typeof en> = {
   language: 'Bahasa',
@@ -102,5 +115,17 @@ export const id: Messages<typeof en> = {
     set: 'Simpan kata sandi',
     done: 'Kata sandi Anda telah disimpan. Silakan masuk.',
     noToken: 'Tautan ini tidak memiliki token. Buka lagi tautan dari email.',
+  },
+  emailSettings: {
+    title: 'Email',
+    intro: 'Apa yang dikirim platform kepada Anda lewat email. Status akun, undangan, dan pengaturan ulang kata sandi selalu dikirim.',
+    language: 'Bahasa email Anda',
+    saved: 'Tersimpan',
+    messages: {
+      callback_failed: 'Callback pesanan tidak dapat dikirim (yang pertama hari itu)',
+      callback_digest: 'Ringkasan harian callback yang tidak dapat dikirim',
+      shop_registered: 'Toko baru mendaftar dan menunggu persetujuan',
+      operator_alert: 'Peringatan: deposit pemasok, pemasok berhenti, item perhatian menumpuk',
+    },
   },
 };

@@ -2,7 +2,8 @@ import type { Messages } from '../../../shared/i18n/index.js';
 
 export const en = {
   title: 'Messages',
-  intro: 'Email the platform writes to people. Without SMTP settings nothing is sent: messages are kept here, readable, so you see what would have been sent.',
+  intro: 'Email the platform writes to people, and the operator alerts it writes to the Telegram chat. Without SMTP settings no email is sent: messages are kept here, readable, so you see what would have been sent.',
+  telegramChat: 'Telegram chat {{chat}}',
   state: 'State',
   when: 'Written',
   to: 'To',
@@ -15,7 +16,8 @@ export const en = {
 };
 export const id: Messages<typeof en> = {
   title: 'Pesan',
-  intro: 'Email yang ditulis platform untuk orang. Tanpa pengaturan SMTP tidak ada yang dikirim: pesan disimpan di sini dan dapat dibaca, sehingga Anda melihat apa yang akan dikirim.',
+  intro: 'Email yang ditulis platform untuk orang, dan peringatan operator yang ditulisnya ke obrolan Telegram. Tanpa pengaturan SMTP tidak ada email yang dikirim: pesan disimpan di sini dan dapat dibaca, sehingga Anda melihat apa yang akan dikirim.',
+  telegramChat: 'Obrolan Telegram {{chat}}',
   state: 'Status',
   when: 'Ditulis',
   to: 'Kepada',

@@ -31,9 +31,9 @@ export function OrdersTable(props: { query: UseQueryResult<OrdersPage>; showRese
         capped={q.data?.data.matches_capped}
         onPage={props.onPage}
         columns={[
-          { key: 'id', header: t('orders.orderId'), cell: (o) => <Anchor component={Link} to={`/orders/${o.order_id}`} ff="monospace" size="sm">{o.order_id}</Anchor> },
+          { key: 'id', header: t('orders.orderCode'), cell: (o) => <Anchor component={Link} to={`/orders/${o.order_id}`} ff="monospace" size="sm">{o.order_code}</Anchor> },
           { key: 'ref', header: t('orders.refId'), cell: (o) => o.ref_id },
-          ...(props.showReseller === false ? [] : [{ key: 'reseller', header: t('orders.reseller'), cell: (o: { reseller_id: string }) => <Anchor component={Link} to={`/resellers/${o.reseller_id}`} size="sm">{o.reseller_id}</Anchor> }]),
+          ...(props.showReseller === false ? [] : [{ key: 'reseller', header: t('orders.reseller'), cell: (o: { reseller_id: string; reseller_name: string; reseller_email: string }) => <Anchor component={Link} to={`/resellers/${o.reseller_id}`} size="sm" title={o.reseller_email}>{o.reseller_name}</Anchor> }]),
           { key: 'product', header: t('orders.product'), cell: (o) => o.product_code },
           { key: 'price', header: t('orders.amount'), align: 'right', cell: (o) => money(o.price) },
           {

@@ -1,11 +1,19 @@
 import { Alert, Button, Card, PasswordInput, Stack } from '@mantine/core';
+import { EmailSettings, type EmailSettingsApi } from '../../../../shared/ui/EmailSettings.js';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { formValues, useApiForm } from '../../../../shared/forms/useApiForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 
-/** The operator's own password. */
+const emailApi: EmailSettingsApi = {
+  language: () => callData(adminApi.GET('/me/language')),
+  setLanguage: (language) => callData(adminApi.PUT('/me/language', { body: { language } })),
+  enabled: () => callData(adminApi.GET('/me/notifications')),
+  setEnabled: (enabled) => callData(adminApi.PUT('/me/notifications', { body: { enabled } })),
+};
+
+/** The operator's own password and email settings. */
 export default function Account() {
   const { t } = useTranslation();
   const form = useApiForm(['current_password', 'new_password'], {
@@ -31,6 +39,9 @@ export default function Account() {
           </Stack>
         </form>
       </Card>
+      <Stack mt="lg">
+        <EmailSettings api={emailApi} />
+      </Stack>
     </>
   );
 }

@@ -53,7 +53,7 @@ export default function Messages() {
           onPage={setPage}
           columns={[
             { key: 'at', header: t('messages.when'), cell: (m) => formatDateTime(m.created_at, i18n.language) },
-            { key: 'to', header: t('messages.to'), cell: (m) => m.to },
+            { key: 'to', header: t('messages.to'), cell: (m) => (m.recipient_kind === 'telegram' ? t('messages.telegramChat', { chat: m.to }) : m.to) },
             { key: 'subject', header: t('messages.subject'), cell: (m) => m.subject },
             { key: 'state', header: t('messages.state'), cell: (m) => <Badge color={COLORS[m.state]} variant="light">{t(`messages.states.${m.state}`)}</Badge> },
             { key: 'attempts', header: t('messages.attempts'), cell: (m) => String(m.attempts) },

@@ -58,9 +58,10 @@ export default function OrderDetail() {
                 <Card withBorder>
                   <Title order={2} size="h4" mb="sm">{t('orders.facts')}</Title>
                   <Table><Table.Tbody>
+                    {row(t('orders.orderCode'), <Code>{o.order_code}</Code>)}
                     {row(t('orders.orderId'), <Code>{o.order_id}</Code>)}
                     {row(t('orders.refId'), o.ref_id)}
-                    {row(t('orders.reseller'), <Anchor component={Link} to={`/resellers/${o.reseller_id}`}>{o.reseller_id}</Anchor>)}
+                    {row(t('orders.reseller'), <><Anchor component={Link} to={`/resellers/${o.reseller_id}`}>{o.reseller_name}</Anchor> <Text span size="sm" c="dimmed">{o.reseller_email}</Text></>)}
                     {row(t('orders.product'), `${o.product_code} · ${o.product_name}`)}
                     {row(t('orders.target'), o.zone_id ? `${o.target_id} (${o.zone_id})` : o.target_id)}
                     {row(t('orders.amount'), money(o.price))}

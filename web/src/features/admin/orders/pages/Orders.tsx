@@ -4,6 +4,7 @@ import { formValues } from '../../../../shared/forms/useApiForm.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { usePagedList } from '../../../../shared/table/usePagedList.js';
 import { fetchOrders, OrdersTable } from '../OrdersTable.js';
+import { ShopPicker } from '../../resellers/ShopPicker.js';
 
 const KEYS = ['status', 'reseller_id', 'ref_id', 'start_date', 'end_date'] as const;
 
@@ -19,7 +20,7 @@ export default function Orders() {
           <Group align="flex-end" wrap="wrap">
             <NativeSelect name="status" label={t('orders.status')} defaultValue={filters.status}
               data={[{ value: '', label: t('all') }, ...(['processing', 'success', 'failed', 'refunded'] as const).map((s) => ({ value: s, label: t(`states.${s}`) }))]} />
-            <TextInput name="reseller_id" label={t('orders.reseller')} defaultValue={filters.reseller_id} w={200} />
+            <ShopPicker name="reseller_id" label={t('orders.reseller')} defaultValue={filters.reseller_id} w={280} />
             <TextInput name="ref_id" label={t('orders.refId')} defaultValue={filters.ref_id} w={180} />
             <TextInput name="start_date" type="date" label={t('from')} defaultValue={filters.start_date} />
             <TextInput name="end_date" type="date" label={t('to')} defaultValue={filters.end_date} />
