@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Granularity } from '../domain/report-calendar.js';
-import type { ProfitGroup, ProfitSums } from '../domain/profit-report.js';
+import { bucketStart, type Granularity } from '../domain/report-calendar.js';
+import { ZERO_SUMS, type ProfitGroup, type ProfitSums } from '../domain/profit-report.js';
 import type { DB } from './schema.js';
 
 const GROUP_COLUMN: Record<ProfitGroup, string> = {
@@ -17,28 +17,30 @@ export class ReportRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * Sums per (period, group) over the days fromDay..toDay. `periods`: every period's first
-   * day, ascending (a period is that day up to the next one's).
+   * Sums per (period, group) over the days fromDay..toDay. SQL sums per (day, group), the
+   * day range of the primary key read in order; the days are folded into their week or
+   * month here (a CASE over the month starts per row cost more than the scan itself).
    */
-  async profit(fromDay: number, toDay: number, granularity: Granularity, periods: number[], groupBy: ProfitGroup): Promise<ProfitRow[]> {
-    const period = granularity === 'day' ? 'day'
-      : granularity === 'week' ? 'day - ((day + 3) % 7)' // Monday: 1970-01-01 was a Thursday
-      // Months have no arithmetic rule: the first days, newest first, are listed (integers we computed).
-      : `case ${[...periods].reverse().map((p) => `when day >= ${Math.trunc(p)} then ${Math.trunc(p)}`).join(' ')} else ${Math.trunc(periods[0]!)} end`;
+  async profit(fromDay: number, toDay: number, granularity: Granularity, groupBy: ProfitGroup): Promise<ProfitRow[]> {
     const group = GROUP_COLUMN[groupBy];
     const { rows } = await sql<Record<string, string | number>>`
-      select ${sql.raw(period)} as period, ${sql.raw(group)} as grp,
+      select day, ${sql.raw(group)} as grp,
         sum(delivered) as delivered, sum(revenue) as revenue, sum(cost) as cost, sum(cost_unknown) as cost_unknown,
         sum(refunds) as refunds, sum(refunded) as refunded, sum(manual_refunds) as manual_refunds,
         sum(manual_refunded) as manual_refunded, sum(manual_refunded_delivered) as manual_refunded_delivered
       from report_daily where day >= ${fromDay} and day <= ${toDay}
       group by 1, 2`.execute(this.db);
-    return rows.map((r) => ({
-      period: Number(r.period), group: String(r.grp),
-      delivered: Number(r.delivered), revenue: Number(r.revenue), cost: Number(r.cost), costUnknown: Number(r.cost_unknown),
-      refunds: Number(r.refunds), refunded: Number(r.refunded), manualRefunds: Number(r.manual_refunds),
-      manualRefunded: Number(r.manual_refunded), manualRefundedDelivered: Number(r.manual_refunded_delivered),
-    }));
+    const cells = new Map<string, ProfitRow>();
+    for (const r of rows) {
+      const period = bucketStart(Number(r.day), granularity);
+      const key = `${period}\u0000${r.grp}`;
+      const c = cells.get(key) ?? { period, group: String(r.grp), ...ZERO_SUMS };
+      c.delivered += Number(r.delivered); c.revenue += Number(r.revenue); c.cost += Number(r.cost); c.costUnknown += Number(r.cost_unknown);
+      c.refunds += Number(r.refunds); c.refunded += Number(r.refunded); c.manualRefunds += Number(r.manual_refunds);
+      c.manualRefunded += Number(r.manual_refunded); c.manualRefundedDelivered += Number(r.manual_refunded_delivered);
+      cells.set(key, c);
+    }
+    return [...cells.values()];
   }
 
   /** Display names of the groups found (products, categories, suppliers and resellers by key; tiers are their own names). */

@@ -38,7 +38,7 @@ export class ProfitReports {
     const parsed = parseProfitQuery(q, dayOf(this.core.clock.now(), zone.offsetMinutes));
     if (!parsed.ok) throw new AppError(parsed.code, parsed.message);
     const { fromDay, toDay, granularity, groupBy, periods } = parsed.query;
-    const cells = await this.repo.profit(fromDay, toDay, granularity, periods, groupBy);
+    const cells = await this.repo.profit(fromDay, toDay, granularity, groupBy);
     const names = await this.repo.names(groupBy, [...new Set(cells.map((c) => c.group))]);
     const nameOf = (key: string) => (groupBy === 'none' ? null : names.get(key) ?? (key === '' ? null : groupBy === 'tier' ? key : null));
     const byPeriod = new Map<number, ProfitSums>();
