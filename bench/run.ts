@@ -14,6 +14,7 @@ import { b2 } from './figures/b2.js';
 import { b3b4 } from './figures/b3-b4.js';
 import { b5 } from './figures/b5.js';
 import { cliStart } from './figures/cli-start.js';
+import { r1 } from './figures/r1.js';
 import { OUT_DIR, REDIS, SMOKE, STORES, wants } from './lib/config.js';
 import type { StoreRun } from './lib/context.js';
 import type { LoadRun } from './lib/load.js';
@@ -53,6 +54,7 @@ async function benchStore(kind: 'sqlite' | 'postgres') {
       await bare.stop();
     }
     if (wants('B5')) await b5(run);
+    if (wants('R1')) await r1(run);
   } finally {
     await run?.svc.stop();
     await svc.stop();

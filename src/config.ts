@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { DEFAULT_REPORT_TIME_ZONE, fixedOffsetMinutes } from './domain/report-calendar.js';
 import path from 'node:path';
 import type { SmtpSettings } from './adapters/smtp-mailer.js';
 import type { TelegramSettings } from './adapters/telegram.js';
@@ -25,6 +26,8 @@ export interface Config {
   masterKey: Buffer | null;
   currency: string;
   currencyDecimals: number;
+  /** The operator's time zone for reports (REPORT_TIME_ZONE, one fixed offset) and its offset in minutes. */
+  reportTimeZone: { name: string; offsetMinutes: number };
   /** The largest amount one operation may move (credit, debit, price), in major units. */
   maxOperationAmount: number;
   /**
@@ -176,6 +179,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const currency = str('CURRENCY', 'IDR').toUpperCase();
   if (!ISO_4217.has(currency)) problems.push(`CURRENCY must be an ISO 4217 currency code such as IDR, USD or EUR (got "${currency}")`);
   const currencyDecimals = int('CURRENCY_DECIMALS', CURRENCY_DECIMALS[currency] ?? 2, 0, 4);
+  const reportZone = str('REPORT_TIME_ZONE', DEFAULT_REPORT_TIME_ZONE);
+  const reportOffset = fixedOffsetMinutes(reportZone);
+  if (!reportOffset.ok) problems.push(`REPORT_TIME_ZONE: ${reportOffset.error}`);
 
   const trustedProxies = str('TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of trustedProxies) {
@@ -202,6 +208,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey,
     currency,
     currencyDecimals,
+    reportTimeZone: { name: reportZone, offsetMinutes: reportOffset.ok ? reportOffset.minutes : 420 },
     // Bounded so that the amount in minor units stays within what is exact (MAX_EXACT_MINOR).
     maxOperationAmount: int('MAX_OPERATION_AMOUNT', 1_000_000_000, 1, Math.floor(MAX_EXACT_MINOR / 10 ** currencyDecimals)),
     // 10 million rupiah by default; major units, like MAX_OPERATION_AMOUNT.

@@ -61,6 +61,7 @@ import { sqliteVersionReader, VersionWatch } from './store/cache-versions.js';
 import type { PostgresVersionFeed } from './store/postgres-version-feed.js';
 import { DEFAULT_POOL_SIZE, openDatabase, type Database } from './store/db.js';
 import { LedgerRepo } from './store/ledger-repo.js';
+import { applyReportOffset, storedReportOffset } from './store/report-daily-sql.js';
 import { migrateToLatest } from './store/migrate.js';
 import { OperatorOrdersRepo } from './store/operator-orders-repo.js';
 import { OrderHistoryRepo } from './store/order-history-repo.js';
@@ -186,6 +187,17 @@ const WORKER_POOL_CAP = 40;
 /** How often a process running the worker folds past hours' order count shards (PostgreSQL, migration 013). */
 const COUNT_FOLD_MS = 60_000;
 
+/**
+ * The daily aggregates count days in REPORT_TIME_ZONE's offset: a store counted in another
+ * offset (the setting changed) is recounted once, in one transaction, before anything is served.
+ */
+async function followReportTimeZone(database: Database, config: Config, logger: Logger) {
+  const want = config.reportTimeZone.offsetMinutes;
+  if ((await storedReportOffset(database.db)) === want) return;
+  logger.info({ time_zone: config.reportTimeZone.name, offset_minutes: want }, 'report time zone changed: recounting the daily aggregates');
+  await applyReportOffset(database.db, database.dialect, want);
+}
+
 /** How often a process running the worker prunes recent API errors older than 7 days. */
 const API_ERRORS_PRUNE_MS = 3_600_000;
 
@@ -203,6 +215,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     await database.close();
     throw e;
   });
+  await followReportTimeZone(database, config, logger);
   // ioredis loads only when configured (a CLI command on SQLite starts sooner without it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   if (redis) logRedisState(redis, logger);
@@ -288,7 +301,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
     fourEyesThreshold: config.fourEyesThreshold === 0 ? null : config.fourEyesThreshold * 10 ** config.currencyDecimals,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
     sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
-    publicBaseUrl, notifier,
+    publicBaseUrl, notifier, reportTimeZone: config.reportTimeZone,
     wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);

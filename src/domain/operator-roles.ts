@@ -62,6 +62,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'PUT /operators/{id}/roles': 'operators.manage',
 
   'GET /overview': 'read',
+  'GET /reports/profit': 'read',
+  'GET /reports/profit/export.csv': 'read',
   'GET /audit': 'read',
   'GET /messages': 'read',
   'GET /messages/{id}': 'read',
@@ -101,6 +103,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /resellers': 'read',
   'GET /resellers/{id}': 'read',
   'GET /resellers/{id}/wallet-history': 'read',
+  'GET /resellers/{id}/statement': 'read',
+  'GET /resellers/{id}/statement/export.csv': 'read',
   'POST /resellers/{id}/wallet/credit': 'wallet.adjust',
   'POST /resellers/{id}/wallet/debit': 'wallet.adjust',
   'POST /resellers': 'resellers.accounts',

@@ -58,6 +58,8 @@ export interface ServiceCore {
   refreshSupply: RefreshSupply;
   /** Where people reach this service (PUBLIC_BASE_URL), for links handed out; no trailing slash. */
   publicBaseUrl: string;
+  /** The operator's time zone for reports (REPORT_TIME_ZONE): its name and fixed offset. */
+  reportTimeZone: { name: string; offsetMinutes: number };
   /** Writes messages to people into the outbox, in the event's transaction. */
   notifier: Notifier;
   /** Wakes this process's job runner after work was enqueued. */

@@ -165,7 +165,7 @@ export class FulfilOrder {
   /** The supplier answered for the transaction: delivered, or still working on it. */
   private async answered(route: UsableRoute, order: FulfilmentOrder, answer: Extract<SupplierAnswer, { kind: 'success' | 'pending' }>, job: FulfilJob): Promise<Next> {
     await this.deps.repo.supplierAnswered(route, this.deps.clock.now());
-    return answer.kind === 'success' ? this.succeed(order, answer, job) : this.pollLater(order, job);
+    return answer.kind === 'success' ? this.succeed(order, route, answer, job) : this.pollLater(order, job);
   }
 
   private pollLater(order: FulfilmentOrder, job: FulfilJob, error?: string): Next | Promise<Next> {
@@ -180,10 +180,12 @@ export class FulfilOrder {
     return { retryAt: now + delay, error };
   }
 
-  private async succeed(order: FulfilmentOrder, { voucherCode, supplierSerial, supplierMessage }: UpstreamSuccess, job: FulfilJob): Promise<Next> {
+  /** The order's cost: what the supplier says it charged, else what its route expected (null: neither known). */
+  private async succeed(order: FulfilmentOrder, route: UsableRoute, { voucherCode, supplierSerial, supplierMessage, charged }: UpstreamSuccess, job: FulfilJob): Promise<Next> {
     const serial = order.kind === 'voucher' ? serialNumber('voucher', referenceToken(), voucherCode ?? referenceToken()) : serialNumber('instant', referenceToken());
     const now = this.deps.clock.now();
-    const settled = await this.deps.repo.succeed(order.id, serial, now, job, { serial: supplierSerial, message: supplierMessage });
+    const cost = charged ?? (route.cost ? route.cost : null);
+    const settled = await this.deps.repo.succeed(order.id, serial, now, job, { serial: supplierSerial, message: supplierMessage, cost });
     if (settled) this.settledNow(order, job, now, 'success', null);
     return { done: true, settled };
   }

@@ -25,6 +25,8 @@ interface SettledExtras {
 export interface SupplierSaid {
   serial?: string | null;
   message?: string | null;
+  /** What the delivering attempt cost (success only), minor units; null: not known. */
+  cost?: number | null;
 }
 
 /** The job settling an order: its lease (if the runner gave one) and its row. */
@@ -205,7 +207,7 @@ export class FulfilmentRepo {
     return this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('orders')
-        .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now, supplier_serial: said.serial ?? null, supplier_message: said.message ?? null })
+        .set({ status: 'success', serial_number: serial, completed_at: now, updated_at: now, supplier_serial: said.serial ?? null, supplier_message: said.message ?? null, cost: said.cost ?? null })
         .where('id', '=', orderId)
         .where('status', '=', 'processing')
         .returning('reseller_id')
@@ -251,7 +253,7 @@ export class FulfilmentRepo {
     const { rows } = await sql<Selectable<OrdersTable> & SettledExtras>`
       with settled as (
         update orders set status = 'success', serial_number = ${serial}, completed_at = ${now}, updated_at = ${now},
-          supplier_serial = ${said.serial ?? null}, supplier_message = ${said.message ?? null}
+          supplier_serial = ${said.serial ?? null}, supplier_message = ${said.message ?? null}, cost = ${said.cost ?? null}
         where id = ${orderId} and status = 'processing'
         returning *
       ), job as (

@@ -29,6 +29,7 @@ import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
 import { deposits } from './migrations/034_deposits.js';
 import { paymentGateway } from './migrations/038_payment_gateway.js';
+import { dailyAggregates } from './migrations/036_daily_aggregates.js';
 import { notificationSettings } from './migrations/040_notification_settings.js';
 import { approvalRequests } from './migrations/039_approval_requests.js';
 
@@ -66,6 +67,7 @@ function provider(db: Database): MigrationProvider {
         '033_notifications': notifications,
         '034_deposits': deposits(db.dialect),
         '038_payment_gateway': paymentGateway,
+        '036_daily_aggregates': dailyAggregates(db.dialect),
         '040_notification_settings': notificationSettings,
         '037_bank_deposits': bankDeposits,
         '039_approval_requests': approvalRequests,

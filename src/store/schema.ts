@@ -160,6 +160,8 @@ export interface OrdersTable {
   /** What the supplier said about the order, kept for disputes (migration 026). */
   supplier_serial: Generated<string | null>;
   supplier_message: Generated<string | null>;
+  /** What the supplier charged for the attempt that delivered, minor units; null: not delivered or not known (migration 036). */
+  cost: Generated<number | null>;
 }
 
 export interface SupplierHealthTable {
@@ -317,7 +319,29 @@ export interface ApprovalRequestsTable {
   result: string | null;
 }
 
+
+/** Migration 036: the daily aggregates of profit reports (src/store/report-daily-sql.ts); readers sum over shards. */
+export interface ReportDailyTable {
+  day: number;
+  product_code: string;
+  category_slug: string;
+  supplier_id: string;
+  reseller_id: string;
+  tier: string;
+  shard: number;
+  delivered: number;
+  revenue: number;
+  cost: number;
+  cost_unknown: number;
+  refunds: number;
+  refunded: number;
+  manual_refunds: number;
+  manual_refunded: number;
+  manual_refunded_delivered: number;
+}
+
 export interface DB extends GatewayTables {
+  report_daily: ReportDailyTable;
   resellers: ResellersTable;
   api_keys: ApiKeysTable;
   ip_whitelist: IpWhitelistTable;

@@ -22,7 +22,7 @@ describe('benchmark suite (smoke mode)', () => {
       type Row = { id: string; figure: string; load: string; value: number | null; ratio: number | null; tags?: Record<string, string | number>; cpuUs?: { figure: number; baseline: number }; clientCpuUs?: number };
       const rows: Row[] = json.rows;
       const ids = new Set(rows.map((row) => row.id));
-      for (const id of ['B1', 'B1-err', 'B1-metrics', 'B2', 'B3', 'B4', 'B5', 'B5-op', 'CLI']) expect(ids.has(id), id).toBe(true);
+      for (const id of ['B1', 'B1-err', 'B1-metrics', 'B2', 'B3', 'B4', 'B5', 'B5-op', 'R1', 'CLI']) expect(ids.has(id), id).toBe(true);
       for (const row of rows) {
         expect(row.value === null || Number.isFinite(row.value), row.figure).toBe(true);
         // Every row says what it ran.
@@ -43,6 +43,8 @@ describe('benchmark suite (smoke mode)', () => {
       expect(rows.filter((row) => row.id === 'CLI').map((row) => row.figure.split(':')[0])).toEqual(['topup --help', 'topup attention (read-only, SQLite)']);
       // The operator's search answers pages, whatever its latency.
       expect(rows.filter((row) => row.id === 'B5-op')).toHaveLength(3 * stores.split(',').length);
+      // The profit report's three reads over the seeded aggregates, each answered.
+      expect(rows.filter((row) => row.id === 'R1' && row.value !== null)).toHaveLength(3 * stores.split(',').length);
       if (POSTGRES_URL) {
         // Against pgbench one order per transaction, and with the service's group size.
         const pg = rows.filter((row) => row.id === 'B1-pg');

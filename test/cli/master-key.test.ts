@@ -66,11 +66,11 @@ describe.each(storeKinds())('a wrong master key refuses to start (%s)', (kind: S
     try {
       // As an older version left it: sealed secrets, no sentinel.
       expect(await database.db.selectFrom('api_keys').select('id').execute()).not.toHaveLength(0);
-      await database.db.deleteFrom('store_settings').execute();
+      await database.db.deleteFrom('store_settings').where('key', '=', 'master_key_sentinel').execute();
       expect((await refused(env(WRONG))).code).toBe(1);
-      expect(await database.db.selectFrom('store_settings').select('key').execute()).toHaveLength(0);
+      expect(await database.db.selectFrom('store_settings').select('key').where('key', '=', 'master_key_sentinel').execute()).toHaveLength(0);
       await started(env(RIGHT));
-      expect(await database.db.selectFrom('store_settings').select('key').execute()).toEqual([{ key: 'master_key_sentinel' }]);
+      expect(await database.db.selectFrom('store_settings').select('key').where('key', '=', 'master_key_sentinel').execute()).toEqual([{ key: 'master_key_sentinel' }]);
       expect((await refused(env(WRONG))).code).toBe(1);
     } finally {
       await database.close();

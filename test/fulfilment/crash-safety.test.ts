@@ -4,6 +4,7 @@ import { openDatabase } from '../../src/store/db.js';
 import { startTestApp, uniqueRef } from '../support/app.js';
 import { ResellerClient } from '../support/client.js';
 import { ledgerConsistent } from '../support/ledger.js';
+import { aggregates, recount } from '../support/report-recount.js';
 import { createTestStore, POSTGRES_URL, storeKinds, type StoreKind } from '../support/stores.js';
 import { TOPUP_BIN as BIN } from '../support/cli.js';
 
@@ -85,6 +86,8 @@ describe.each(storeKinds())('crash safety under SIGKILL (%s)', (kind: StoreKind)
         const twice = await database.db.selectFrom('sandbox_orders').select('reference').where('submissions', '>', 1).execute();
         expect(twice).toEqual([]);
         await ledgerConsistent(database.db);
+        // The report aggregates committed with each settlement, killed mid-way or not (issue 38).
+        expect(await aggregates(database.db)).toEqual(await recount(database.db));
       } finally {
         await database.close();
       }

@@ -53,9 +53,9 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.failAll = null;
   });
 
-  it('places with the attempt\'s reference as ref_id, max_price the route cost, the signed body, and reads the serial', async () => {
+  it('places with the attempt\'s reference as ref_id, max_price the route cost, the signed body, and reads the serial and the price charged', async () => {
     const o = order();
-    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: expect.stringMatching(/^SN\d+$/), supplierSerial: expect.stringMatching(/^SN\d+$/), supplierMessage: 'Transaksi Sukses' });
+    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: expect.stringMatching(/^SN\d+$/), supplierSerial: expect.stringMatching(/^SN\d+$/), supplierMessage: 'Transaksi Sukses', charged: 19500 });
     const sent = fake.requests.filter((r) => r.body?.ref_id === o.reference);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toMatchObject({ username: fake.username, buyer_sku_code: 'ML-86', customer_no: o.target, max_price: 20_000 });
@@ -94,7 +94,7 @@ describe('digiflazz adapter against the fake supplier', () => {
     expect(await dz.submit(o)).toEqual({ kind: 'pending' });
     expect(await dz.status(o.reference, o)).toEqual({ kind: 'pending' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'SN-777' });
-    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'SN-777', supplierSerial: 'SN-777', supplierMessage: 'Transaksi Sukses' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'SN-777', supplierSerial: 'SN-777', supplierMessage: 'Transaksi Sukses', charged: expect.any(Number) });
     expect(fake.transactions.get(o.reference)!.checks).toBe(2);
     expect([...fake.transactions.values()].filter((t) => t.customer_no === o.target)).toHaveLength(1);
   });
@@ -115,13 +115,13 @@ describe('digiflazz adapter against the fake supplier', () => {
     fake.behaviours.set(o.target, { kind: 'success', sn: '' });
     expect(await dz.submit(o)).toMatchObject({ kind: 'unknown' });
     await fake.settle(o.reference, { status: 'Sukses', sn: 'VCHR-1234-5678' });
-    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'VCHR-1234-5678', supplierSerial: 'VCHR-1234-5678', supplierMessage: 'Transaksi Sukses' });
+    expect(await dz.status(o.reference, o)).toEqual({ kind: 'success', voucherCode: 'VCHR-1234-5678', supplierSerial: 'VCHR-1234-5678', supplierMessage: 'Transaksi Sukses', charged: expect.any(Number) });
   });
 
   it("an instant product's success keeps the supplier's serial (sn) and message for disputes", async () => {
     const o = order({ kind: 'instant' });
     fake.behaviours.set(o.target, { kind: 'success', sn: '1234-5678-ABCD' });
-    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: '1234-5678-ABCD', supplierSerial: '1234-5678-ABCD', supplierMessage: 'Transaksi Sukses' });
+    expect(await dz.submit(o)).toEqual({ kind: 'success', voucherCode: '1234-5678-ABCD', supplierSerial: '1234-5678-ABCD', supplierMessage: 'Transaksi Sukses', charged: expect.any(Number) });
   });
 
   it("rc 51 (destination blocked) is a definite SUPPLIER_REJECTED with the supplier's own words", async () => {

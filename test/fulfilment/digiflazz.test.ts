@@ -161,6 +161,10 @@ describe.each(storeKinds())('digiflazz supplier through the whole service (%s)',
     expect((await db().selectFrom('ledger_entries').select('type').where('order_id', '=', orderId).execute()).map((e) => e.type)).toEqual(['order_debit']);
     expect(await db().selectFrom('sandbox_orders').select('reference').where('reference', 'like', `${orderId}%`).execute()).toEqual([]);
     expect([...fake.transactions.values()].filter((x) => x.customer_no === target)).toHaveLength(1);
+    // The order's cost is what the supplier's answer says it charged (profit reports, issue 38).
+    const charged = [...fake.transactions.values()].find((x) => x.customer_no === target)!.price;
+    expect(charged).toBeGreaterThan(0);
+    expect(Number((await db().selectFrom('orders').select('cost').where('id', '=', orderId).executeTakeFirstOrThrow()).cost)).toBe(charged);
     const cb = await until('the reseller callback', () => rx.received.find((x) => x.rawBody.includes(ref)));
     expect(JSON.parse(cb.rawBody)).toMatchObject({ ref_id: ref, status: 'success' });
     expect(await db().selectFrom('callback_deliveries').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);

@@ -22,7 +22,11 @@ export interface SubmitRequest {
 export type UpstreamFailure = { code: FailureCode | null; message: string | null };
 
 /** What the supplier said with a success (its serial number and message), kept on the order for disputes. */
-export type UpstreamSuccess = { voucherCode?: string; supplierSerial?: string; supplierMessage?: string };
+export type UpstreamSuccess = {
+  voucherCode?: string; supplierSerial?: string; supplierMessage?: string;
+  /** What the supplier says it charged for this transaction, minor units (when its answer carries it): the order's cost. */
+  charged?: number;
+};
 
 /**
  * What one supplier answer says, to a submission or a status query alike. An adapter only

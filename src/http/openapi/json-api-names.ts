@@ -45,6 +45,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'tier,note': 'ApproveRequest',
   note: 'NoteRequest',
   'amount,note': 'WalletChangeRequest',
+  'count,amount': 'StatementBucket',
   'id,type,source,deposit_code,amount,balance_after,order_id,order_code,ref_id,note,created_at': 'LedgerEntry',
   'reseller_id,entry,balance': 'WalletChange',
   'ip,created_at': 'WhitelistEntry',

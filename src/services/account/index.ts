@@ -1,3 +1,4 @@
+import { Statements } from '../statements.js';
 import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
 import { PasswordResets } from '../password-reset.js';
@@ -29,6 +30,8 @@ export function createAccountServices(core: ServiceCore) {
     priceList: new PriceList(core),
     developer: new DeveloperInfo(core),
     bankTickets: new BankTickets(core),
+    statements: new Statements(core),
+    currency: core.currency,
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

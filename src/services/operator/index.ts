@@ -22,12 +22,15 @@ import { DepositSettingsService } from '../deposits/deposit-settings.js';
 import { OperatorDeposits } from '../deposits/operator-deposits.js';
 import { StatementImport } from '../deposits/statement-import.js';
 import { Approvals } from './approvals.js';
+import { ProfitReports } from './profit-report.js';
+import { Statements } from '../statements.js';
 
 /** The operator API's use cases, built once by the composition root. */
 export function createOperatorServices(core: ServiceCore) {
   const supply = new ManageSupply(core);
   const wallet = new AdjustWallet(core);
   const orders = new OperatorOrders(core);
+  const reports = new ProfitReports(core);
   return {
     operators: new OperatorAccounts(core),
     catalog: new ManageCatalog(core),
@@ -47,10 +50,12 @@ export function createOperatorServices(core: ServiceCore) {
     messages: new OutboxMessages(core),
     depositSettings: new DepositSettingsService(core),
     deposits: new OperatorDeposits(core),
-    statements: new StatementImport(core),
+    statementImport: new StatementImport(core),
     passwordResets: new PasswordResets(core),
     language: new MessageLanguage(core),
-    overview: new Overview(new OverviewRepo(core.db), core),
+    overview: new Overview(new OverviewRepo(core.db), core, () => reports.today()),
+    reports,
+    statements: new Statements(core),
     currency: core.currency,
     /** The origin of URLs given out to others (a supplier's webhook URL). */
     publicBaseUrl: core.publicBaseUrl,

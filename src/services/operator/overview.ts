@@ -1,4 +1,5 @@
 import type { BreakerState } from '../../domain/supplier-breaker.js';
+import type { ProfitFigures } from '../../domain/profit-report.js';
 import type { Clock, CurrencySettings } from '../ports.js';
 import { ALL_ORDERS, type OverviewRepo, type StatusRow } from '../../store/overview-repo.js';
 
@@ -35,6 +36,8 @@ export interface OverviewFacts {
   resellerBalances: number;
   hourly: Bucket[];
   daily: Bucket[];
+  /** Today in the report time zone, from the daily aggregates: what the business earned so far. */
+  today: ProfitFigures;
 }
 
 /**
@@ -44,7 +47,7 @@ export interface OverviewFacts {
 export class Overview {
   private cached: { at: number; facts: Promise<OverviewFacts> } | null = null;
 
-  constructor(private readonly repo: OverviewRepo, private readonly core: { clock: Clock; currency: CurrencySettings }) {}
+  constructor(private readonly repo: OverviewRepo, private readonly core: { clock: Clock; currency: CurrencySettings }, private readonly today: () => Promise<ProfitFigures>) {}
 
   get(): Promise<OverviewFacts> {
     const now = this.core.clock.now();
@@ -58,13 +61,14 @@ export class Overview {
   private async compute(now: number): Promise<OverviewFacts> {
     const hourNow = Math.floor(now / HOUR_MS);
     const chartFrom = (Math.floor(hourNow / 24) - CHART_DAYS + 1) * 24; // whole UTC days
-    const [byHour, byReseller, callbacks, suppliers, balances, attentionItems] = await Promise.all([
+    const [byHour, byReseller, callbacks, suppliers, balances, attentionItems, today] = await Promise.all([
       this.repo.countsByHour(Math.min(chartFrom, hourNow - 24)),
       this.repo.countsByReseller(hourNow - BACKLOG_HOURS),
       this.repo.failingCallbacks(now - 24 * HOUR_MS),
       this.repo.suppliers(),
       this.repo.balanceSum(),
       this.repo.openAttentionItems(),
+      this.today(),
     ]);
     const perReseller = processingBy(byReseller);
     const busy = [...perReseller].filter(([, n]) => n > 0).map(([id]) => id);
@@ -108,6 +112,7 @@ export class Overview {
       resellerBalances: balances,
       hourly: hourly.map((b) => ({ ...b, start: b.start * HOUR_MS })),
       daily: [...days.values()].sort((a, b) => a.start - b.start).map((b) => ({ ...b, start: b.start * HOUR_MS })),
+      today,
     };
   }
 }

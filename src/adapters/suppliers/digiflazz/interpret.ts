@@ -4,7 +4,7 @@ import { describeRc, RC_TABLE } from './response-codes.js';
 
 /** One transaction answer, read by the same rules whether it came from placing, asking again or a webhook. */
 export type Outcome =
-  | { kind: 'success'; sn: string; message: string | null }
+  | { kind: 'success'; sn: string; message: string | null; price?: number }
   | { kind: 'pending' }
   | { kind: 'unknown'; message: string }
   | { kind: 'not-found'; message: string }
@@ -30,7 +30,10 @@ export function interpret(answer: Answer, maxPrice: number | null): Outcome {
   const said = typeof tx.message === 'string' && tx.message ? tx.message : null;
   // A refusal about our account or set-up names its cause for the operator (never a reseller's reason: those rcs carry fixed failure codes).
   const message = RC_TABLE[rc]?.cause ? describeRc(rc, said) : said ?? `rc ${rc || 'missing'}`;
-  if (tx.status === 'Sukses') return { kind: 'success', sn: typeof tx.sn === 'string' ? tx.sn.trim() : '', message: said };
+  if (tx.status === 'Sukses') {
+    const price = typeof tx.price === 'number' && Number.isSafeInteger(tx.price) && tx.price >= 0 ? { price: tx.price } : {};
+    return { kind: 'success', sn: typeof tx.sn === 'string' ? tx.sn.trim() : '', message: said, ...price };
+  }
   const row = RC_TABLE[rc];
   const v = row?.verdict;
   if (v?.kind === 'unknown') return { kind: 'unknown', message };

@@ -25,9 +25,10 @@ export interface DigiflazzSettings {
 }
 
 /** A success as the port reports it: the sn is a voucher's code, and kept as the supplier's serial for every product. */
-const said = (o: { sn: string; message: string | null }): UpstreamSuccess => ({
+const said = (o: { sn: string; message: string | null; price?: number }): UpstreamSuccess => ({
   ...(o.sn ? { voucherCode: o.sn, supplierSerial: o.sn } : {}),
   ...(o.message ? { supplierMessage: o.message } : {}),
+  ...(o.price !== undefined ? { charged: o.price } : {}),
 });
 
 /** Of the last this many transaction calls, more than half without a readable answer: down. */

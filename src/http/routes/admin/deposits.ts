@@ -55,7 +55,7 @@ const DELIMITER_NAME = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
  * the unmatched-money queue and statement import. Changes need deposits.manage.
  */
 export function depositRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
-  const { depositSettings, deposits, statements, currency } = deps.services;
+  const { depositSettings, deposits, statementImport: statements, currency } = deps.services;
   const m = (v: number | null) => (v === null ? null : toMajor(v, currency.decimals));
   const accounts = async () => accountMap(await depositSettings.accounts());
   const adminAccount = (a: BankAccount) => ({

@@ -23,6 +23,8 @@ import { depositRoutes } from './deposits.js';
 import { approvalRoutes } from './approvals.js';
 import { paymentGatewayRoutes } from './payment-gateway.js';
 import type { PaymentServices } from '../../../services/payments/index.js';
+import { reportRoutes } from './reports.js';
+import { statementRoutes } from './statements.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
@@ -60,6 +62,8 @@ export function adminApi(deps: AdminApiDeps) {
     depositRoutes(kit, deps);
     approvalRoutes(kit, deps);
     paymentGatewayRoutes(kit, { payments: deps.payments, decimals: deps.services.currency.decimals, publicBaseUrl: deps.services.publicBaseUrl });
+    reportRoutes(kit, deps);
+    statementRoutes(kit, deps);
   };
 }
 

@@ -37,6 +37,13 @@ const OverviewSchema = Type.Object({
   reseller_balances: Money('sum of every reseller wallet'),
   hourly: Type.Array(Bucket, { description: 'the last 48 UTC hours, oldest first' }),
   daily: Type.Array(Bucket, { description: 'the last 14 UTC days, oldest first' }),
+  today: Type.Object({
+    delivered: Type.Integer({ description: 'orders delivered today (report time zone, REPORT_TIME_ZONE)' }),
+    revenue: Money('their reseller prices'),
+    cost: Money('what the suppliers charged for them'),
+    gross_margin: Money('revenue − cost'),
+    margin_bp: Nullable(Type.Integer({ description: 'gross margin ÷ revenue in basis points; null without revenue' })),
+  }, { description: 'today so far, from the daily aggregates (GET /reports/profit has the rest)' }),
 });
 
 /** GET /admin/v1/overview: the operator's home page. */
@@ -68,6 +75,10 @@ export function overviewRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
           })),
           reseller_balances: toMajor(f.resellerBalances, currency.decimals),
           hourly: f.hourly.map(bucket), daily: f.daily.map(bucket),
+          today: {
+            delivered: f.today.delivered, revenue: toMajor(f.today.revenue, currency.decimals), cost: toMajor(f.today.cost, currency.decimals),
+            gross_margin: toMajor(f.today.grossMargin, currency.decimals), margin_bp: f.today.marginBp,
+          },
         },
       };
     },

@@ -15,6 +15,7 @@ import { invitationRoutes } from './invitation.js';
 import { homeRoutes } from './home.js';
 import { integrationRoutes } from './integration.js';
 import { orderRoutes } from './orders.js';
+import { statementRoutes } from './statements.js';
 import { whitelistRoutes } from './whitelist.js';
 import { depositRoutes } from './deposits.js';
 import { gatewayDepositRoutes } from './gateway-deposits.js';
@@ -52,6 +53,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
     whitelistRoutes(kit, deps);
     orderRoutes(kit, deps);
     homeRoutes(kit, deps);
+    statementRoutes(kit, deps);
     integrationRoutes(kit, deps);
     depositRoutes(kit, deps);
     gatewayDepositRoutes(kit, { payments: deps.payments, decimals: deps.payments.decimals });

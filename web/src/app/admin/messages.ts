@@ -6,10 +6,12 @@ import * as home from '../../features/admin/home/i18n.js';
 import * as outbox from '../../features/admin/messages/i18n.js';
 import * as gatewayAdmin from '../../features/admin/deposits/gateway-i18n.js';
 import * as orders from '../../features/admin/orders/i18n.js';
+import * as reports from '../../features/admin/reports/i18n.js';
 import * as resellers from '../../features/admin/resellers/i18n.js';
 import * as supply from '../../features/admin/supply/i18n.js';
 import * as deposits from '../../features/admin/deposits/i18n.js';
 import * as common from '../../shared/i18n/common.js';
+import * as statement from '../../shared/statement/i18n.js';
 import * as nav from './nav-i18n.js';
 
 /** Every message of the operator console, by feature (each feature owns its keys). */
@@ -17,6 +19,7 @@ const pick = (lang: 'en' | 'id') => ({
   ...common[lang],
   ...auth[lang],
   nav: nav[lang],
+  statement: statement[lang],
   home: home[lang],
   resellers: resellers[lang],
   orders: orders[lang],
@@ -27,5 +30,6 @@ const pick = (lang: 'en' | 'id') => ({
   deposits: deposits[lang],
   approvals: approvals[lang],
   gatewayAdmin: gatewayAdmin[lang],
+  reports: reports[lang],
 });
 export const messages = { en: pick('en'), id: pick('id') };

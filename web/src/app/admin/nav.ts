@@ -23,6 +23,7 @@ export const NAV: AdminNavItem[] = [
   },
   { to: '/supply', label: 'nav.supply' },
   { to: '/four-eyes', label: 'nav.fourEyes' },
+  { to: '/reports', label: 'nav.reports' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/messages', label: 'nav.messages' },
   { to: '/payment-gateway', label: 'nav.paymentGateway' },

@@ -8,6 +8,7 @@ import * as settings from '../../features/dashboard/settings/i18n.js';
 import * as wallet from '../../features/dashboard/wallet/i18n.js';
 import * as gateway from '../../features/dashboard/wallet/gateway-i18n.js';
 import * as common from '../../shared/i18n/common.js';
+import * as statement from '../../shared/statement/i18n.js';
 import * as nav from './nav-i18n.js';
 
 /** Every message of the dashboard, by feature (each feature owns its keys). */
@@ -16,6 +17,7 @@ const pick = (lang: 'en' | 'id') => ({
   ...auth[lang],
   ...settings[lang],
   nav: nav[lang],
+  statement: statement[lang],
   home: home[lang],
   orders: orders[lang],
   wallet: wallet[lang],

@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
       { path: 'wallet/top-up', ...page(() => import('../../features/dashboard/wallet/pages/TopUp.js')) },
       { path: 'settings/low-balance', ...page(() => import('../../features/dashboard/wallet/pages/LowBalanceSetting.js')) },
       { path: 'wallet/deposits/:depositId', ...page(() => import('../../features/dashboard/wallet/pages/GatewayDepositStatus.js')) },
+      { path: 'wallet/statement', ...page(() => import('../../features/dashboard/wallet/pages/Statement.js')) },
       { path: 'products', ...page(() => import('../../features/dashboard/products/pages/Products.js')) },
       { path: 'settings/api-keys', ...page(() => import('../../features/dashboard/settings/pages/ApiKeys.js')) },
       { path: 'settings/ip-whitelist', ...page(() => import('../../features/dashboard/settings/pages/IpWhitelist.js')) },

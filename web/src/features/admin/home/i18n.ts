@@ -2,6 +2,10 @@ import type { Messages } from '../../../shared/i18n/index.js';
 
 export const en = {
   title: 'Home',
+  revenueToday: 'Revenue today',
+  deliveredToday: '{{count}} orders delivered',
+  marginToday: 'Gross margin today',
+  marginPercent: '{{percent}}% of revenue',
   perMinute: 'Orders per minute (last hour)',
   successRate: 'Success rate (24 h)',
   processing: 'Processing',
@@ -32,6 +36,10 @@ export const en = {
 };
 export const id: Messages<typeof en> = {
   title: 'Beranda',
+  revenueToday: 'Pendapatan hari ini',
+  deliveredToday: '{{count}} pesanan terkirim',
+  marginToday: 'Margin kotor hari ini',
+  marginPercent: '{{percent}}% dari pendapatan',
   perMinute: 'Pesanan per menit (1 jam terakhir)',
   successRate: 'Tingkat keberhasilan (24 jam)',
   processing: 'Diproses',

@@ -38,6 +38,9 @@ export default function Home() {
           <Stack>
             <PendingApprovals />
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+              <Stat label={t('home.revenueToday')} value={money(o.today.revenue)} to="/reports" hint={t('home.deliveredToday', { count: o.today.delivered })} />
+              <Stat label={t('home.marginToday')} value={money(o.today.gross_margin)} to="/reports"
+                hint={o.today.margin_bp === null ? undefined : t('home.marginPercent', { percent: (o.today.margin_bp / 100).toLocaleString(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })} />
               <Stat label={t('home.perMinute')} value={o.orders_per_minute.toLocaleString(i18n.language)} />
               <Stat label={t('home.successRate')} value={o.success_rate_24h === null ? '—' : `${(o.success_rate_24h * 100).toFixed(1)}%`} />
               <Stat label={t('home.processing')} value={o.processing.count} to="/orders?status=processing" hint={t('home.oldest', { age: age(o.processing.oldest_age_seconds) })} />

@@ -1,6 +1,7 @@
-import { Stack } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { adminApi } from '../../../../shared/api/admin.js';
 import { callData } from '../../../../shared/api/client.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
@@ -19,13 +20,17 @@ export const resellerKey = (id: string) => ['admin', 'reseller', id] as const;
 
 /** One reseller: everything the operator can see and do for it, one card per concern. */
 export default function ResellerDetail() {
+  const { t } = useTranslation();
   const { resellerId = '' } = useParams();
   const reseller = useQuery({ queryKey: resellerKey(resellerId), queryFn: () => callData(adminApi.GET('/resellers/{id}', { params: { path: { id: resellerId } } })) });
   return (
     <QueryState query={reseller}>
       {(r) => (
         <>
-          <PageTitle actions={<StatusBadge status={r.status} />}>{r.name}</PageTitle>
+          <PageTitle actions={<>
+            <Button component={Link} to={`/resellers/${encodeURIComponent(r.id)}/statement`} variant="default" size="sm">{t('statement.open')}</Button>
+            <StatusBadge status={r.status} />
+          </>}>{r.name}</PageTitle>
           <Stack>
             {/* One column: the cards' tables need the width (they scroll sideways below 600 px). */}
             <ProfileCard reseller={r} />

@@ -24,7 +24,11 @@ export default function Wallet() {
   const errors = formErrors(history.error, FILTERS);
   return (
     <>
-      <PageTitle actions={<Group gap="xs"><Button component={Link} to="/wallet/top-up" size="sm">{t('wallet.topUp')}</Button><CsvLink href={`/dashboard/v1/wallet-history/export.csv${queryString(filters)}`} /></Group>}>{t('wallet.title')}</PageTitle>
+      <PageTitle actions={<Group gap="xs">
+        <Button component={Link} to="/wallet/top-up" size="sm">{t('wallet.topUp')}</Button>
+        <Button component={Link} to="/wallet/statement" variant="default" size="sm">{t('statement.open')}</Button>
+        <CsvLink href={`/dashboard/v1/wallet-history/export.csv${queryString(filters)}`} />
+      </Group>}>{t('wallet.title')}</PageTitle>
       <Card withBorder mb="md">
         <Text size="sm" c="dimmed">{t('wallet.balance')}</Text>
         <Text fz={28} fw={700} data-testid="balance">{me.data ? money(me.data.balance) : '…'}</Text>
