@@ -70,6 +70,8 @@ import { MetricsRepo } from './store/metrics-repo.js';
 import { migrationsCurrent, storeAnswers } from './store/health.js';
 import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
+import { TwoFactorRepo } from './store/two-factor-repo.js';
+import { TwoFactor } from './services/two-factor.js';
 
 /**
  * The composition root, first stage: the store, the adapters and every service, without
@@ -268,13 +270,16 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const hasher = scryptHasher(overrides.passwordCost);
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
+  const signIns = new SignInThrottle({ gate: createAttemptGate(redis), clock });
+  const twoFactorRepo = new TwoFactorRepo(db);
+  const twoFactor = new TwoFactor({ repo: twoFactorRepo, accounts, secrets, hasher, clock, signIns, operatorPolicy: config.operatorTwoFactor });
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns, twoFactor, devices: twoFactorRepo });
   // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
   const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
+    sessions, twoFactor, queries, resendCallback, setCallbackUrl, refreshSupply,
     publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }),
     wake: () => runner.wake(), suppliers,
   };

@@ -45,6 +45,11 @@ export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
 export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /auth/session': 'session',
   'POST /auth/sign-out': 'session',
+  'GET /auth/two-factor': 'session',
+  'POST /auth/two-factor/enrolment': 'session',
+  'POST /auth/two-factor/enrolment/confirm': 'session',
+  'POST /auth/two-factor/recovery-codes': 'session',
+  'POST /auth/two-factor/disable': 'session',
   'GET /me': 'session',
   'POST /me/password': 'session',
   'GET /me/language': 'session',

@@ -81,6 +81,10 @@ export class AccountsRepo {
     return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash', 'language']).where('email', '=', email).executeTakeFirst();
   }
 
+  async resellerPasswordHash(id: string) {
+    return (await this.db.selectFrom('resellers').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null;
+  }
+
   async resellerSubject(id: string) {
     return this.db.selectFrom('resellers').select(['id', 'email', 'status']).where('id', '=', id).executeTakeFirst();
   }
@@ -89,8 +93,11 @@ export class AccountsRepo {
     await this.db.updateTable('resellers').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', resellerId).execute();
   }
 
-  async insertSession(s: { tokenHash: string; kind: SessionSubject; subjectId: string; expiresAt: number }, now: number) {
-    await this.db.insertInto('sessions').values({ token_hash: s.tokenHash, subject_kind: s.kind, subject_id: s.subjectId, created_at: now, expires_at: s.expiresAt }).execute();
+  async insertSession(s: { tokenHash: string; kind: SessionSubject; subjectId: string; expiresAt: number; id: string; ip: string | null; userAgent: string | null }, now: number) {
+    await this.db.insertInto('sessions').values({
+      token_hash: s.tokenHash, subject_kind: s.kind, subject_id: s.subjectId, created_at: now, expires_at: s.expiresAt,
+      id: s.id, ip: s.ip, user_agent: s.userAgent, last_used_at: now,
+    }).execute();
   }
 
   async findSession(tokenHash: string, now: number) {

@@ -26,6 +26,7 @@ import { storeSettings } from './migrations/028_store_settings.js';
 import { routesTriedCountsAttempts } from './migrations/031_routes_tried_counts_attempts.js';
 import { operatorRoles } from './migrations/032_operator_roles.js';
 import { notifications } from './migrations/033_notifications.js';
+import { twoFactor } from './migrations/035_two_factor.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -59,6 +60,7 @@ function provider(db: Database): MigrationProvider {
         '031_routes_tried_counts_attempts': routesTriedCountsAttempts,
         '032_operator_roles': operatorRoles,
         '033_notifications': notifications,
+        '035_two_factor': twoFactor,
       };
     },
   };

@@ -5,6 +5,8 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { twoFactorRoutes } from '../two-factor-routes.js';
+import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
 import { languageRoutes } from '../language-routes.js';
 import { catalogRoutes } from './catalog.js';
@@ -22,6 +24,7 @@ import { messageRoutes } from './messages.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
+  twoFactor: TwoFactor;
   registry: RouteRegistry;
   /** Cookie and origin settings of browser sessions. */
   browser: BrowserSessionOptions;
@@ -36,6 +39,7 @@ export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
+    twoFactorRoutes(kit, deps.twoFactor);
     passwordResetRoutes(kit, deps.services.passwordResets);
     languageRoutes(kit, deps.services.language);
     operatorRoutes(kit, deps);

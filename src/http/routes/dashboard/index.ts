@@ -4,6 +4,8 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { twoFactorRoutes } from '../two-factor-routes.js';
+import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
 import { languageRoutes } from '../language-routes.js';
 import type { Presenters } from '../../presenters.js';
@@ -19,6 +21,7 @@ import { whitelistRoutes } from './whitelist.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
+  twoFactor: TwoFactor;
   registry: RouteRegistry;
   /** Cookie and origin settings of browser sessions. */
   browser: BrowserSessionOptions;
@@ -39,6 +42,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
+    twoFactorRoutes(kit, deps.twoFactor);
     passwordResetRoutes(kit, deps.services.passwordResets);
     languageRoutes(kit, deps.services.language);
     accountRoutes(kit, deps);
