@@ -79,6 +79,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     ? {
       roles: Type.Array(Type.Union(OPERATOR_ROLES.map((r) => Type.Literal(r))), { description: 'the roles this operator holds (read on every request)' }),
       permissions: Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { description: 'what those roles allow; GET /roles has the whole table' }),
+      two_factor_missing: Type.Boolean({ description: 'true: the roles need two-factor sign-in and it is not on; other routes answer TWO_FACTOR_ENROLMENT_REQUIRED until it is' }),
     }
     : {};
   kit.route({
@@ -93,7 +94,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
         data: {
           [idField]: who.kind === 'operator' ? who.operatorId : who.resellerId,
           email: who.email,
-          ...(who.kind === 'operator' ? { roles: who.roles, permissions: permissionsOf(who.roles) } : {}),
+          ...(who.kind === 'operator' ? { roles: who.roles, permissions: permissionsOf(who.roles), two_factor_missing: who.twoFactorMissing } : {}),
           expires_at: isoMillis(session!.expiresAt), csrf_token: kit.browser.csrfToken(session!.token),
         },
       };

@@ -15,6 +15,7 @@ export const en = {
   messages: 'Messages',
   operators: 'Operators',
   account: 'Change password',
+  security: 'Security',
 };
 export const id: Messages<typeof en> = {
   home: 'Beranda',
@@ -31,4 +32,5 @@ export const id: Messages<typeof en> = {
   messages: 'Pesan',
   operators: 'Operator',
   account: 'Ubah kata sandi',
+  security: 'Keamanan',
 };

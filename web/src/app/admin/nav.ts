@@ -24,6 +24,7 @@ export const NAV: AdminNavItem[] = [
   { to: '/messages', label: 'nav.messages' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
+  { to: '/security', label: 'nav.security' },
 ];
 
 /** The entries the session may use (the API's permissions decide; the console keeps no rule of its own). */

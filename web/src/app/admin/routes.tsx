@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
       { path: 'messages', ...page(() => import('../../features/admin/messages/pages/Messages.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
+      { path: 'security', ...page(() => import('../../features/admin/auth/pages/Security.js')) },
       ...sectionRoutes(NAV),
       { path: '*', Component: NotFound },
     ],

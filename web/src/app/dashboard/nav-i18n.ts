@@ -10,6 +10,7 @@ export const en = {
   ipWhitelist: 'IP Whitelist',
   callbackUrl: 'Callback URL',
   password: 'Change password',
+  security: 'Security',
   developers: 'Developers',
   apiErrors: 'Recent API errors',
 };
@@ -23,6 +24,7 @@ export const id: Messages<typeof en> = {
   ipWhitelist: 'Whitelist IP',
   callbackUrl: 'URL Callback',
   password: 'Ubah kata sandi',
+  security: 'Keamanan',
   developers: 'Pengembang',
   apiErrors: 'Error API terbaru',
 };

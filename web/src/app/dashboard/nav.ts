@@ -13,6 +13,7 @@ export const NAV: NavItem[] = [
       { to: '/settings/ip-whitelist', label: 'nav.ipWhitelist' },
       { to: '/settings/callback-url', label: 'nav.callbackUrl' },
       { to: '/settings/password', label: 'nav.password' },
+      { to: '/settings/security', label: 'nav.security' },
     ],
   },
   { to: '/developers', label: 'nav.developers' },

@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: 'settings/ip-whitelist', ...page(() => import('../../features/dashboard/settings/pages/IpWhitelist.js')) },
       { path: 'settings/callback-url', ...page(() => import('../../features/dashboard/settings/pages/CallbackUrl.js')) },
       { path: 'settings/password', ...page(() => import('../../features/dashboard/settings/pages/ChangePassword.js')) },
+      { path: 'settings/security', ...page(() => import('../../features/dashboard/settings/pages/Security.js')) },
       { path: 'developers', ...page(() => import('../../features/dashboard/developers/pages/Developers.js')) },
       { path: 'api-errors', ...page(() => import('../../features/dashboard/api-errors/pages/ApiErrors.js')) },
       ...sectionRoutes(NAV),
