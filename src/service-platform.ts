@@ -272,7 +272,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
   const signIns = new SignInThrottle({ gate: createAttemptGate(redis), clock });
   const twoFactorRepo = new TwoFactorRepo(db);
-  const twoFactor = new TwoFactor({ repo: twoFactorRepo, accounts, secrets, hasher, clock, signIns, operatorPolicy: config.operatorTwoFactor });
+  const twoFactor = new TwoFactor({ db, repo: twoFactorRepo, accounts, secrets, hasher, clock, signIns, operatorPolicy: config.operatorTwoFactor });
   const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns, twoFactor, devices: twoFactorRepo });
   // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
   const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;

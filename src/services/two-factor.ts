@@ -8,8 +8,10 @@ import {
 import type { OperatorRole } from '../domain/operator-roles.js';
 import { AppError } from '../errors.js';
 import type { AccountsRepo } from '../store/accounts-repo.js';
-import type { SessionSubject } from '../store/schema.js';
-import type { TwoFactorRepo } from '../store/two-factor-repo.js';
+import type { Kysely } from 'kysely';
+import { AuditRepo } from '../store/audit-repo.js';
+import type { DB, SessionSubject } from '../store/schema.js';
+import { TwoFactorRepo } from '../store/two-factor-repo.js';
 import type { Clock } from './ports.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
@@ -29,7 +31,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest('hex');
 export class TwoFactor {
   constructor(
     private readonly deps: {
-      repo: TwoFactorRepo; accounts: AccountsRepo; secrets: SecretBox; hasher: PasswordHasher; clock: Clock; signIns: SignInThrottle;
+      db: Kysely<DB>; repo: TwoFactorRepo; accounts: AccountsRepo; secrets: SecretBox; hasher: PasswordHasher; clock: Clock; signIns: SignInThrottle;
       /** OPERATOR_2FA_REQUIRED. */
       operatorPolicy: TwoFactorPolicy;
     },
@@ -76,16 +78,37 @@ export class TwoFactor {
     const attempt = await this.admit(kind, subjectId, ip);
     const now = this.deps.clock.now();
     const step = matchTotp(this.deps.secrets.open(row.secret_enc), code, now, row.last_step === null ? null : Number(row.last_step));
-    if (step === null || !(await this.deps.repo.useStep(kind, subjectId, step, now, true))) throw wrongCode();
+    const codes = recoveryCodes();
+    // On, its recovery codes and (for an operator) the audit entry commit together.
+    const ok = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new TwoFactorRepo(trx);
+      if (step === null || !(await repo.useStep(kind, subjectId, step, now, true))) return false;
+      await repo.replaceRecoveryCodes(kind, subjectId, codes.map((c) => digest(c)));
+      if (kind === 'operator') await AuditRepo.record(trx, { operatorId: subjectId, action: 'operator.two_factor_on', targetKind: 'operator', targetId: subjectId, before: null, after: null }, now);
+      return true;
+    });
+    if (!ok) throw wrongCode();
     await attempt.succeeded();
-    return this.newRecoveryCodes(kind, subjectId);
+    return codes;
   }
 
   /** Ten new recovery codes; the earlier ones stop working. */
   async newRecoveryCodes(kind: SessionSubject, subjectId: string): Promise<string[]> {
     const codes = recoveryCodes();
-    await this.deps.repo.replaceRecoveryCodes(kind, subjectId, codes.map((c) => digest(c)));
+    await this.deps.db.transaction().execute((trx) => new TwoFactorRepo(trx).replaceRecoveryCodes(kind, subjectId, codes.map((c) => digest(c))));
     return codes;
+  }
+
+  /**
+   * Turns it off without a code (the `topup operator-two-factor-off` command, for an operator
+   * who lost the phone and the recovery codes); audited with who did it.
+   */
+  async turnOff(kind: SessionSubject, subjectId: string, actor: string): Promise<boolean> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const removed = await new TwoFactorRepo(trx).remove(kind, subjectId);
+      if (removed && kind === 'operator') await AuditRepo.record(trx, { operatorId: actor, action: 'operator.two_factor_off', targetKind: 'operator', targetId: subjectId, before: null, after: null }, this.deps.clock.now());
+      return removed;
+    });
   }
 
   /**
@@ -125,7 +148,7 @@ export class TwoFactor {
     } else {
       await this.verify(kind, subjectId, proof, ip);
     }
-    await this.deps.repo.remove(kind, subjectId);
+    await this.turnOff(kind, subjectId, subjectId);
   }
 
   private admit(kind: SessionSubject, subjectId: string, ip: string) {

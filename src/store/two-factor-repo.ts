@@ -61,13 +61,12 @@ export class TwoFactorRepo {
     return Number(row.n);
   }
 
-  /** Turns two-factor off: the secret, the codes and every remembered device go. */
-  async remove(kind: SessionSubject, subjectId: string) {
-    await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('two_factor').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
-      await tx.deleteFrom('two_factor_recovery_codes').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
-      await tx.updateTable('devices').set({ two_factor_until: null }).where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
-    });
+  /** Turns two-factor off: the secret, the codes and every remembered device go. Run inside the caller's transaction. */
+  async remove(kind: SessionSubject, subjectId: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('two_factor').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).executeTakeFirst();
+    await this.db.deleteFrom('two_factor_recovery_codes').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
+    await this.db.updateTable('devices').set({ two_factor_until: null }).where('subject_kind', '=', kind).where('subject_id', '=', subjectId).execute();
+    return Number(res.numDeletedRows) > 0;
   }
 
   // --- devices (a browser's device cookie) ---

@@ -126,6 +126,9 @@ describe.each(storeKinds())('operator two-factor sign-in (%s)', (kind) => {
     expectJsonError(await c.post('/auth/two-factor/disable', { password: 'wrong' }), 401, 'INVALID_CREDENTIALS');
     expectJsonError(await c.post('/auth/two-factor/disable', { code: '000000' }), 401, 'INVALID_TWO_FACTOR_CODE');
     expect((await c.post('/auth/two-factor/disable', { password: owner.password })).status).toBe(200);
+    const ownerId = (await c.get('/auth/session')).body.data.operator_id as string;
+    const { entries } = await t.platform.core.repos.audit.list({ targetId: ownerId, limit: 10, offset: 0 });
+    expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['operator.two_factor_on', 'operator.two_factor_off']));
     const plain = await signIn(owner.email, owner.password);
     expect(plain.body.data.token).toMatch(/^ops_/);
     expectJsonError(await new JsonClient(`${t.origin}/admin/v1`, plain.body.data.token).get('/overview'), 403, 'TWO_FACTOR_ENROLMENT_REQUIRED');

@@ -15,7 +15,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /** Operator accounts: the first one created at first start, more added by an operator or the CLI. */
 export class OperatorAccounts {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions' | 'twoFactor'>) {}
 
   async list() {
     const roles = await this.core.repos.accounts.allOperatorRoles();
@@ -97,6 +97,13 @@ export class OperatorAccounts {
       await AuditRepo.record(trx, { operatorId: actor, action: 'operator.reset_password', targetKind: 'operator', targetId: target.id, before: null, after: { email: target.email, sessions: 'ended' } }, now);
     });
     return { id: target.id, email: target.email, password };
+  }
+
+  /** Turns off an operator's two-factor sign-in without a code (CLI: lost phone and recovery codes). */
+  async turnOffTwoFactorByEmail(email: string, actor: Actor): Promise<{ id: string; email: string; wasOn: boolean }> {
+    const target = await this.core.repos.accounts.operatorByEmail(email.trim().toLowerCase());
+    if (!target) throw new AppError('NOT_FOUND', `no operator with email ${email}`);
+    return { id: target.id, email: target.email, wasOn: await this.core.twoFactor.turnOff('operator', target.id, actor) };
   }
 
   /** Creates the first operator if there is none; returns its password, shown once. */
