@@ -72,6 +72,8 @@ import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
 import { TwoFactorRepo } from './store/two-factor-repo.js';
 import { TwoFactor } from './services/two-factor.js';
+import { SignInHistory } from './services/sign-in-history.js';
+import { SessionList } from './services/session-list.js';
 
 /**
  * The composition root, first stage: the store, the adapters and every service, without
@@ -273,14 +275,16 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const signIns = new SignInThrottle({ gate: createAttemptGate(redis), clock });
   const twoFactorRepo = new TwoFactorRepo(db);
   const twoFactor = new TwoFactor({ db, repo: twoFactorRepo, accounts, secrets, hasher, clock, signIns, operatorPolicy: config.operatorTwoFactor });
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns, twoFactor, devices: twoFactorRepo });
   // Links need an origin even when PUBLIC_BASE_URL is unset (then: the listen address).
   const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  const notifier = new Notifier({ publicBaseUrl, ids });
+  const history = new SignInHistory({ db, notifier, ids });
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns, twoFactor, devices: twoFactorRepo, history });
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, twoFactor, queries, resendCallback, setCallbackUrl, refreshSupply,
-    publicBaseUrl, notifier: new Notifier({ publicBaseUrl, ids }),
+    sessions, twoFactor, sessionList: new SessionList({ accounts, clock }), queries, resendCallback, setCallbackUrl, refreshSupply,
+    publicBaseUrl, notifier,
     wake: () => runner.wake(), suppliers,
   };
   const operator = createOperatorServices(core);

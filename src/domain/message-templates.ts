@@ -9,7 +9,8 @@ export type MessageOf =
   | { template: 'shop_status'; shopName: string; status: 'approved' | 'suspended' | 'reactivated'; link: string }
   | { template: 'shop_registered'; shopName: string; shopEmail: string; link: string }
   | { template: 'reseller_invitation'; shopName: string; link: string; expiresInDays: number }
-  | { template: 'password_reset'; link: string; expiresInMinutes: number };
+  | { template: 'password_reset'; link: string; expiresInMinutes: number }
+  | { template: 'new_sign_in'; device: string; ip: string; at: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -50,6 +51,10 @@ function parts(m: MessageOf, lang: Language): Parts {
       return en
         ? { subject: 'Reset your password', lines: [`Someone asked to reset the password of this account. The link works once, for ${m.expiresInMinutes} minutes.`, 'If it was not you, ignore this email: your password stays as it is.'], link: m.link, action: 'Choose a new password' }
         : { subject: 'Atur ulang kata sandi Anda', lines: [`Seseorang meminta pengaturan ulang kata sandi akun ini. Tautan berlaku sekali, selama ${m.expiresInMinutes} menit.`, 'Jika bukan Anda, abaikan email ini: kata sandi Anda tetap sama.'], link: m.link, action: 'Pilih kata sandi baru' };
+    case 'new_sign_in':
+      return en
+        ? { subject: 'New sign-in to your account', lines: [`Your account was signed in to from a new device: ${m.device}, address ${m.ip}, at ${m.at} (UTC).`, 'If it was you, there is nothing to do. If not, end that session on the Security page and change your password.'], link: m.link, action: 'Open Security' }
+        : { subject: 'Masuk baru ke akun Anda', lines: [`Akun Anda dimasuki dari perangkat baru: ${m.device}, alamat ${m.ip}, pada ${m.at} (UTC).`, 'Jika itu Anda, tidak perlu melakukan apa pun. Jika bukan, akhiri sesi tersebut di halaman Keamanan dan ubah kata sandi Anda.'], link: m.link, action: 'Buka Keamanan' };
   }
 }
 

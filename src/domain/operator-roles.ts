@@ -50,6 +50,9 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /auth/two-factor/enrolment/confirm': 'session',
   'POST /auth/two-factor/recovery-codes': 'session',
   'POST /auth/two-factor/disable': 'session',
+  'GET /auth/sessions': 'session',
+  'DELETE /auth/sessions/{id}': 'session',
+  'GET /auth/sign-ins': 'session',
   'GET /me': 'session',
   'POST /me/password': 'session',
   'GET /me/language': 'session',
@@ -60,6 +63,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /operators': 'operators.manage',
   'POST /operators/{id}/reset-password': 'operators.manage',
   'PUT /operators/{id}/roles': 'operators.manage',
+  'GET /operators/{id}/sessions': 'operators.manage',
+  'DELETE /operators/{id}/sessions': 'operators.manage',
 
   'GET /overview': 'read',
   'GET /audit': 'read',

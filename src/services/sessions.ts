@@ -10,6 +10,7 @@ import type { Clock } from './ports.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TwoFactorRepo } from '../store/two-factor-repo.js';
 import type { SecondFactor, TwoFactor } from './two-factor.js';
+import type { SignInHistory } from './sign-in-history.js';
 
 /** A signed-in operator (admin API). */
 export interface OperatorPrincipal {
@@ -60,6 +61,9 @@ export interface PendingSignIn {
 /** How long a device cookie lasts (what is remembered for two-factor is shorter: two_factor_until). */
 export const DEVICE_COOKIE_MS = 365 * 86_400_000;
 
+/** How fresh a session's "last used" is kept (one write a minute at most). */
+export const LAST_USE_GRANULARITY_MS = 60_000;
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The token of an "Authorization: Bearer <token>" header, or null. */
@@ -76,7 +80,7 @@ export class Sessions {
   constructor(
     private readonly deps: {
       accounts: AccountsRepo; hasher: PasswordHasher; limiter: RateLimiter; clock: Clock; ttlMs: number; signIns: SignInThrottle;
-      twoFactor: TwoFactor; devices: TwoFactorRepo;
+      twoFactor: TwoFactor; devices: TwoFactorRepo; history: SignInHistory;
       /** Server key of the CSRF tokens (derived from the master key by the composition root). */
       csrfKey: Buffer;
     },
@@ -172,6 +176,7 @@ export class Sessions {
     await this.deps.accounts.deleteExpiredSessionsOf(kind, subjectId, now);
     await this.deps.accounts.insertSession({ tokenHash: hashToken(token), kind, subjectId, expiresAt, id: randomUUID(), ip: ctx?.ip ?? null, userAgent: ctx?.device.userAgent ?? null }, now);
     const device = ctx ? await this.recogniseDevice(kind, subjectId, ctx.device, now, ctx.rememberMs ?? 0) : null;
+    if (ctx && device) await this.deps.history.record(kind, subjectId, { ip: ctx.ip, userAgent: ctx.device.userAgent, newDevice: device.isNew }, now);
     return { token, expiresAt, subjectId, device: device?.cookie ?? null };
   }
 
@@ -204,8 +209,11 @@ export class Sessions {
   async resolve(token: string, kind: 'operator' | 'reseller'): Promise<{ who: SessionPrincipal; expiresAt: number }>;
   async resolve(token: string, kind: 'operator' | 'reseller'): Promise<{ who: SessionPrincipal; expiresAt: number }> {
     const { accounts, clock } = this.deps;
-    const session = await accounts.findSession(hashToken(token), clock.now());
+    const now = clock.now();
+    const session = await accounts.findSession(hashToken(token), now);
     if (!session) throw new AppError('UNAUTHENTICATED', 'the session token is unknown or expired; sign in again');
+    // Last use, for the person's list of sessions: at most one write a minute per session.
+    if (session.last_used_at === null || now - Number(session.last_used_at) > LAST_USE_GRANULARITY_MS) await accounts.touchSession(session.token_hash, now);
     // A session of the other kind is no credential here at all (401, as with no session):
     // 403 would tell its holder the token is live, and each UI's cue is to sign in.
     if (session.subject_kind !== kind) {

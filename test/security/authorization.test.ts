@@ -153,7 +153,9 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
     const a = await db.selectFrom('resellers').select(['id', 'email']).where('id', '=', t.demo.resellerId).executeTakeFirstOrThrow();
     const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12)];
     // A's resource for each kind of path parameter; a route with a new kind must be added here.
-    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp };
+    await t.platform.core.sessions.open('reseller', a.id);
+    const aSession = await db.selectFrom('sessions').select('id').where('subject_kind', '=', 'reseller').where('subject_id', '=', a.id).where('id', 'is not', null).executeTakeFirstOrThrow();
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/auth/sessions/{id}': aSession.id! };
 
     const b = await registerAccount(t, 'Other Shop');
     await approve(t, b.id, { balance: 50_000 });
@@ -171,6 +173,7 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
       }
     }
     expect(await accountState(t, t.demo.resellerId)).toEqual(before);
+    expect(await db.selectFrom('sessions').select('id').where('id', '=', aSession.id).executeTakeFirst(), "A's session survives B's DELETE").toBeDefined();
   });
 
   it("an operator's session token does not open API v1 either, which takes only its signed API keys", async () => {

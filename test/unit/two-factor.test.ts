@@ -71,3 +71,15 @@ describe('recovery codes and policy', () => {
     expect(rememberDeviceMs(365)).toBe(30 * 86_400_000);
   });
 });
+
+describe('device summary', () => {
+  it('names browser and system from a User-Agent, and never fails on odd ones', async () => {
+    const { deviceSummary } = await import('../../src/domain/device.js');
+    expect(deviceSummary('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36')).toBe('Chrome on Windows');
+    expect(deviceSummary('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');
+    expect(deviceSummary('Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0')).toBe('Firefox on Linux');
+    expect(deviceSummary('curl/8.5.0')).toBe('curl');
+    expect(deviceSummary('')).toBe('Unknown device');
+    expect(deviceSummary(null)).toBe('Unknown device');
+  });
+});

@@ -13,6 +13,8 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   'two_factor_required,challenge,challenge_expires_at': 'PendingSignIn',
   recovery_codes: 'RecoveryCodes',
   'code,recovery_code': 'SecondFactor',
+  'id,current,device,ip,created_at,last_used_at,expires_at': 'SessionInfo',
+  sessions: 'SessionList',
   'value,label': 'FormOption',
   'name,label,role,type,required,placeholder,options': 'FormField',
   'slug,name,type,form,checker_enabled,sort_order,product_count': 'Category',

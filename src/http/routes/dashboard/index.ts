@@ -5,6 +5,8 @@ import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
 import { twoFactorRoutes } from '../two-factor-routes.js';
+import { sessionListRoutes } from '../session-list-routes.js';
+import type { SessionList } from '../../../services/session-list.js';
 import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
 import { languageRoutes } from '../language-routes.js';
@@ -22,6 +24,7 @@ import { whitelistRoutes } from './whitelist.js';
 export interface DashboardApiDeps {
   sessions: Sessions;
   twoFactor: TwoFactor;
+  sessionList: SessionList;
   registry: RouteRegistry;
   /** Cookie and origin settings of browser sessions. */
   browser: BrowserSessionOptions;
@@ -43,6 +46,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
     twoFactorRoutes(kit, deps.twoFactor);
+    sessionListRoutes(kit, deps.sessionList);
     passwordResetRoutes(kit, deps.services.passwordResets);
     languageRoutes(kit, deps.services.language);
     accountRoutes(kit, deps);
