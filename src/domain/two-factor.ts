@@ -94,11 +94,13 @@ export function operatorMustHaveTwoFactor(policy: TwoFactorPolicy, roles: readon
 export const rememberDeviceMs = (days: number) => Math.min(Math.max(1, Math.floor(days)), REMEMBER_DEVICE_MAX_DAYS) * 86_400_000;
 
 /**
- * What an operator who must enrol (and has not) may still do: see the session, enrol, and
- * sign out or read their own profile and language (the console needs them to show the
+ * What an operator who must enrol (and has not) may still do: see the session, enrol, see
+ * and end their sessions, sign out, read their own profile and language (the console needs them to show the
  * enrolment page). Every other /admin/v1 route answers TWO_FACTOR_ENROLMENT_REQUIRED.
  */
 export const ROUTES_BEFORE_ENROLMENT: ReadonlySet<string> = new Set([
   'GET /auth/session', 'POST /auth/sign-out', 'GET /me', 'GET /me/language', 'PUT /me/language', 'GET /roles',
   'GET /auth/two-factor', 'POST /auth/two-factor/enrolment', 'POST /auth/two-factor/enrolment/confirm',
+  // Seeing and ending one's own sessions only helps (the Security page shows them).
+  'GET /auth/sessions', 'DELETE /auth/sessions/{id}', 'GET /auth/sign-ins',
 ]);

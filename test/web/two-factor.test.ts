@@ -79,6 +79,13 @@ describe.skipIf(!browserAvailable).each(storeKinds())('two-factor sign-in in the
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
     await page.goto('/admin/security');
     await page.getByText('Unused recovery codes: 10').waitFor();
+    // Where this operator is signed in, and the history (item 4): this browser, twice.
+    const sessions = page.getByTestId('sessions');
+    await sessions.getByText('This session').waitFor();
+    expect(await sessions.innerText()).toContain('Chrome on Linux');
+    expect(await page.getByTestId('sign-ins').locator('tbody tr').count()).toBe(2);
+    await checkPage(page, 'admin security');
+    await screenshot(page, 'admin-security');
     await page.context().close();
   }, 120_000);
 

@@ -35,7 +35,7 @@ export function TwoFactorPanel(props: { api: TwoFactorApi; queryKey: readonly un
         <Stack maw={560}>
           <Group>
             <Title order={2} size="h3">{t('twoFactor.title')}</Title>
-            <Badge color={s.enabled ? 'green' : 'gray'} data-testid="two-factor-state">{s.enabled ? t('twoFactor.statusOn') : t('twoFactor.statusOff')}</Badge>
+            <Badge color={s.enabled ? 'green' : 'gray'} variant="light" data-testid="two-factor-state">{s.enabled ? t('twoFactor.statusOn') : t('twoFactor.statusOff')}</Badge>
           </Group>
           {s.required && !s.enabled ? <Alert color="orange" role="alert">{t('twoFactor.required')}</Alert> : null}
           {s.enabled ? (

@@ -36,6 +36,21 @@ export const en = {
   states: { processing: 'Processing', success: 'Success', failed: 'Failed', refunded: 'Refunded', refused: 'Refused' },
   /** Wallet ledger entry types (both apps show them). */
   entryTypes: { order_debit: 'Order debit', order_refund: 'Order refund', credit: 'Credit', debit: 'Debit' },
+  /** Sessions and sign-in history on the Security page (both apps). */
+  sessions: {
+    title: 'Where you are signed in',
+    device: 'Device',
+    address: 'Address',
+    lastUsed: 'Last used',
+    created: 'Signed in',
+    actions: 'Actions',
+    current: 'This session',
+    end: 'End',
+    endOne: 'End the session on {{device}}',
+    history: 'Recent sign-ins',
+    when: 'When',
+    newDevice: 'New device',
+  },
   /** Two-factor sign-in: the second step of sign-in and the Security page (both apps). */
   twoFactor: {
     title: 'Two-factor sign-in',
@@ -122,6 +137,21 @@ export const id: Messages<typeof en> = {
   to: 'Sampai',
   states: { processing: 'Diproses', success: 'Berhasil', failed: 'Gagal', refunded: 'Dikembalikan', refused: 'Ditolak' },
   entryTypes: { order_debit: 'Debit pesanan', order_refund: 'Pengembalian pesanan', credit: 'Kredit', debit: 'Debit' },
+  /** Sessions and sign-in history on the Security page (both apps). */
+  sessions: {
+    title: 'Tempat Anda masuk',
+    device: 'Perangkat',
+    address: 'Alamat',
+    lastUsed: 'Terakhir dipakai',
+    created: 'Masuk',
+    actions: 'Tindakan',
+    current: 'Sesi ini',
+    end: 'Akhiri',
+    endOne: 'Akhiri sesi di {{device}}',
+    history: 'Riwayat masuk terbaru',
+    when: 'Waktu',
+    newDevice: 'Perangkat baru',
+  },
   /** Two-factor sign-in: the second step of sign-in and the Security page (both apps). */
   twoFactor: {
     title: 'Verifikasi dua langkah',
