@@ -190,6 +190,8 @@ export class Sessions {
       return { isNew: false, cookie: null };
     }
     const token = randomBytes(32).toString('base64url');
+    // Devices whose cookie has expired are gone from their browsers: forget them.
+    await devices.pruneDevices(kind, subjectId, now - DEVICE_COOKIE_MS);
     await devices.insertDevice({ tokenHash: hashToken(token), kind, subjectId, twoFactorUntil: until ?? null }, now);
     return { isNew: true, cookie: { token, maxAgeMs: DEVICE_COOKIE_MS } };
   }

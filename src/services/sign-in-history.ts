@@ -6,6 +6,9 @@ import type { DB, SessionSubject } from '../store/schema.js';
 import { MESSAGE_PATHS, type Notifier } from './notifier.js';
 import type { IdGenerator } from './ports.js';
 
+/** How long sign-ins are kept in the history. */
+export const HISTORY_KEPT_MS = 90 * 86_400_000;
+
 /**
  * Every sign-in is written to the person's history; one from a device the person never used
  * before (no device cookie of theirs) is also emailed to them, in the same transaction
@@ -19,8 +22,12 @@ export class SignInHistory {
     await db.transaction().execute(async (trx) => {
       const accounts = new AccountsRepo(trx);
       const id = ids.uuid();
-      await accounts.insertSignIn({ id, kind, subjectId, ip: e.ip, userAgent: e.userAgent, newDevice: e.newDevice }, now);
-      if (!e.newDevice || (await accounts.deviceCount(kind, subjectId)) <= 1) return;
+      // A client that keeps no cookie (a script) comes back without one every time: from the
+      // same address with the same User-Agent as before, it is no new device.
+      const newDevice = e.newDevice && !(await accounts.signedInBefore(kind, subjectId, e.ip, e.userAgent));
+      await accounts.pruneSignInHistory(kind, subjectId, now - HISTORY_KEPT_MS);
+      await accounts.insertSignIn({ id, kind, subjectId, ip: e.ip, userAgent: e.userAgent, newDevice }, now);
+      if (!newDevice || (await accounts.deviceCount(kind, subjectId)) <= 1) return;
       const who = kind === 'operator' ? await accounts.operatorById(subjectId) : await accounts.resellerSubject(subjectId);
       if (!who) return;
       const link = notifier.link(kind === 'operator' ? MESSAGE_PATHS.consoleSecurity : MESSAGE_PATHS.dashboardSecurity);

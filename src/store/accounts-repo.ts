@@ -142,6 +142,18 @@ export class AccountsRepo {
     await this.db.insertInto('sign_ins').values({ id: e.id, subject_kind: e.kind, subject_id: e.subjectId, created_at: now, ip: e.ip, user_agent: e.userAgent, new_device: e.newDevice ? 1 : 0 }).execute();
   }
 
+  /** Whether the subject signed in before from this address with this User-Agent. */
+  async signedInBefore(kind: SessionSubject, subjectId: string, ip: string, userAgent: string): Promise<boolean> {
+    const row = await this.db.selectFrom('sign_ins').select('id').where('subject_kind', '=', kind).where('subject_id', '=', subjectId)
+      .where('ip', '=', ip).where('user_agent', '=', userAgent).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Forgets a subject's sign-ins before `before` (the history stays bounded). */
+  async pruneSignInHistory(kind: SessionSubject, subjectId: string, before: number) {
+    await this.db.deleteFrom('sign_ins').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('created_at', '<', before).execute();
+  }
+
   /** The newest `limit` sign-ins of a subject. */
   async signInsOf(kind: SessionSubject, subjectId: string, limit: number) {
     return this.db.selectFrom('sign_ins').select(['id', 'created_at', 'ip', 'user_agent', 'new_device'])

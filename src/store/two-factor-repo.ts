@@ -79,6 +79,11 @@ export class TwoFactorRepo {
     await this.db.insertInto('devices').values({ token_hash: d.tokenHash, subject_kind: d.kind, subject_id: d.subjectId, created_at: now, last_seen_at: now, two_factor_until: d.twoFactorUntil }).execute();
   }
 
+  /** Forgets a subject's devices not seen since `before`. */
+  async pruneDevices(kind: SessionSubject, subjectId: string, before: number) {
+    await this.db.deleteFrom('devices').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('last_seen_at', '<', before).execute();
+  }
+
   async touchDevice(tokenHash: string, now: number, twoFactorUntil?: number) {
     await this.db.updateTable('devices').set(twoFactorUntil === undefined ? { last_seen_at: now } : { last_seen_at: now, two_factor_until: twoFactorUntil }).where('token_hash', '=', tokenHash).execute();
   }

@@ -62,6 +62,14 @@ describe.each(storeKinds())('sessions and sign-in history (%s)', (kind) => {
     expectJsonError(await phone.client.get('/me'), 401, 'UNAUTHENTICATED');
     expectJsonError(await first.client.delete(`/auth/sessions/${list[0].id}`), 404, 'NOT_FOUND');
     expect((await first.client.get('/auth/sessions')).body.data.sessions).toHaveLength(2);
+
+    // A script keeps no cookie: its first sign-in is a new device, the same address and
+    // User-Agent again is not (no email each time it runs).
+    await signIn('admin', owner, 'curl/8.5.0');
+    await signIn('admin', owner, 'curl/8.5.0');
+    expect(await newSignInMails(owner.email)).toHaveLength(2);
+    const latest = (await first.client.get('/auth/sign-ins')).body.data.sign_ins as any[];
+    expect(latest.slice(0, 2).map((h) => [h.device, h.new_device])).toEqual([['curl', false], ['curl', true]]);
   });
 
   it("an owner sees and ends another operator's sessions (audited); nobody ends a session not theirs by id", async () => {
