@@ -5,6 +5,7 @@ import type { SmtpSettings } from './adapters/smtp-mailer.js';
 import type { TelegramSettings } from './adapters/telegram.js';
 import { MAX_EXACT_MINOR } from './domain/money.js';
 import { DEFAULT_BREAKER, type BreakerSettings } from './domain/supplier-breaker.js';
+import { TWO_FACTOR_POLICIES, type TwoFactorPolicy } from './domain/two-factor.js';
 
 /**
  * Typed configuration, parsed once from the environment (plus an optional .env file).
@@ -68,6 +69,8 @@ export interface Config {
   callbackAllowPrivateTargets: boolean;
   /** Lifetime of an operator or dashboard sign-in session. */
   sessionTtlMs: number;
+  /** Who must have two-factor sign-in (OPERATOR_2FA_REQUIRED): owner and finance, every operator, or nobody. */
+  operatorTwoFactor: TwoFactorPolicy;
   /**
    * The service's public origin (https://topup.example.com), if set: the one Origin browser
    * sessions accept and the base URL the dashboard shows; unset, both follow the Host header.
@@ -261,6 +264,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailures: { perIp: int('AUTH_FAILURES_PER_IP', 120, 1, 1_000_000), perKey: int('AUTH_FAILURES_PER_KEY', 240, 1, 1_000_000) },
     callbackAllowPrivateTargets: bool('CALLBACK_ALLOW_PRIVATE_TARGETS', envName !== 'production'),
     sessionTtlMs: int('SESSION_TTL_MINUTES', 720, 1, 43_200) * 60_000,
+    // Production requires it of owner and finance; development and test leave it to each
+    // operator, so the demo and the suites sign in with a password alone unless they ask.
+    operatorTwoFactor: (() => {
+      const raw = str('OPERATOR_2FA_REQUIRED', envName === 'production' ? 'roles' : 'off').toLowerCase();
+      if ((TWO_FACTOR_POLICIES as readonly string[]).includes(raw)) return raw as TwoFactorPolicy;
+      problems.push(`OPERATOR_2FA_REQUIRED must be roles, all or off (got "${raw}")`);
+      return 'roles' as TwoFactorPolicy;
+    })(),
     publicBaseUrl: (() => {
       const raw = str('PUBLIC_BASE_URL', '');
       if (raw === '') return null;

@@ -37,6 +37,8 @@ export const ERRORS = {
   // Operator and dashboard APIs (not in the spec's tables; same envelope)
   UNAUTHENTICATED: 401, // no, unknown or expired session token
   INVALID_CREDENTIALS: 401, // wrong email or password at sign-in
+  INVALID_TWO_FACTOR_CODE: 401, // a two-factor or recovery code that is wrong, used already, or outside the one-step window
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403, // this operator must turn two-factor sign-in on before anything else (OPERATOR_2FA_REQUIRED)
   FORBIDDEN: 403, // kept in the catalogue; no route answers it now (a session of the other kind is UNAUTHENTICATED)
   FORBIDDEN_ROLE: 403, // the operator's roles do not include one that may do this (the message names them)
   FOUR_EYES_SELF_APPROVAL: 403, // the operator who asked for a four-eyes change cannot approve or reject it

@@ -75,11 +75,11 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     resellerCallbacks: new ResellerCallbacks({ orders: services.repos.orders, callbacks, resend: resendCallback }) }), { prefix: '/api/v1' });
 
   const browser = { secureCookies: config.secureCookies, publicOrigin: config.publicBaseUrl };
-  await app.register(adminApi({ sessions: core.sessions, registry: routes, services: operator, payments: services.payments, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
+  await app.register(adminApi({ sessions: core.sessions, twoFactor: core.twoFactor, sessionList: core.sessionList, registry: routes, services: operator, payments: services.payments, browser, now: () => clock.now() }), { prefix: ADMIN_PREFIX });
   const callbackTest = new CallbackTest({
     db, secrets, send: postCallback, limiter, clock, ids, money: present.money, allowPrivateTargets: config.callbackAllowPrivateTargets,
   });
-  await app.register(dashboardApi({ sessions: core.sessions, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog, payments: services.payments }), { prefix: DASHBOARD_PREFIX });
+  await app.register(dashboardApi({ sessions: core.sessions, twoFactor: core.twoFactor, sessionList: core.sessionList, registry: routes, services: account, present, browser, now: () => clock.now(), callbackTest, apiErrorLog, payments: services.payments }), { prefix: DASHBOARD_PREFIX });
 
   await app.register(docsRoutes({ registry: routes }));
   // The built web apps (web/dist), beside their APIs; `/` is the reseller dashboard.

@@ -76,6 +76,10 @@ import type { JobHandler } from './worker/job-contract.js';
 import { JobRunner } from './worker/runner.js';
 import { createPaymentServices, type PaymentServices } from './services/payments/index.js';
 import { MidtransGateway } from './adapters/payments/midtrans.js';
+import { TwoFactorRepo } from './store/two-factor-repo.js';
+import { TwoFactor } from './services/two-factor.js';
+import { SignInHistory } from './services/sign-in-history.js';
+import { SessionList } from './services/session-list.js';
 
 /**
  * The composition root, first stage: the store, the adapters and every service, without
@@ -295,12 +299,16 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const hasher = scryptHasher(overrides.passwordCost);
   // The CSRF key is derived, not stored: one master key to keep, and it changes with it.
   const csrfKey = createHmac('sha256', masterKey).update('topup browser-session csrf v1').digest();
-  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns: new SignInThrottle({ gate: createAttemptGate(redis), clock }) });
+  const signIns = new SignInThrottle({ gate: createAttemptGate(redis), clock });
+  const twoFactorRepo = new TwoFactorRepo(db);
+  const twoFactor = new TwoFactor({ db, repo: twoFactorRepo, accounts, secrets, hasher, clock, signIns, operatorPolicy: config.operatorTwoFactor });
+  const history = new SignInHistory({ db, notifier, ids });
+  const sessions = new Sessions({ accounts, hasher, limiter, clock, ttlMs: config.sessionTtlMs, csrfKey, signIns, twoFactor, devices: twoFactorRepo, history });
   const core: ServiceCore = {
     db, dialect: database.dialect, clock, ids, secrets, hasher, currency,
     fourEyesThreshold: config.fourEyesThreshold === 0 ? null : config.fourEyesThreshold * 10 ** config.currencyDecimals,
     repos: { ...repos, accounts, audit: new AuditRepo(db), callbacks, supply: new SupplyRepo(db) },
-    sessions, queries, resendCallback, setCallbackUrl, refreshSupply,
+    sessions, twoFactor, sessionList: new SessionList({ accounts, clock }), queries, resendCallback, setCallbackUrl, refreshSupply,
     publicBaseUrl, notifier, reportTimeZone: config.reportTimeZone,
     wake: () => runner.wake(), suppliers,
   };

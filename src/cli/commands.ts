@@ -47,6 +47,7 @@ export const AREAS: { title: string; commands: Record<string, CommandInfo> }[] =
       'operator-add': { args: 'EMAIL NAME... [--roles ROLES]', load: operator, help: 'add an operator; prints the generated password once; ROLES comma-separated\n(owner,finance,support,catalog,viewer; default viewer; the first operator is owner)' },
       'operator-roles': { args: 'EMAIL ROLES', load: operator, help: 'set an operator\'s roles, comma-separated (e.g. owner,finance);\nthe last owner keeps owner' },
       'operator-reset-password': { args: 'EMAIL', load: operator, help: 'give an operator a new generated password (printed once) and end its sessions' },
+      'operator-two-factor-off': { args: 'EMAIL', load: operator, help: 'turn off an operator\'s two-factor sign-in (lost phone and recovery codes);\nthey enrol again at the next sign-in if their roles need it' },
       'reseller-create': { args: 'EMAIL NAME... [--tier gold|platinum|diamond] [--approve true|false]', load: operator, help: 'create a reseller (pending unless approved at once)' },
       'reseller-approve': { args: 'EMAIL --tier gold|platinum|diamond', load: operator, help: 'approve a pending reseller with a tier' },
       'reseller-invite': { args: 'EMAIL', load: operator, help: 'a one-time link (7 days) where the reseller sets its dashboard password;\nprinted once (PUBLIC_BASE_URL sets the link\'s origin)' },

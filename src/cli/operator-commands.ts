@@ -35,6 +35,14 @@ async function operatorResetPassword(args: string[]) {
   });
 }
 
+async function operatorTwoFactorOff(args: string[]) {
+  const { positional: [email], json } = parseArgs<[string]>('operator-two-factor-off', args);
+  await withPlatform(async (p) => {
+    const o = await p.operator.operators.turnOffTwoFactorByEmail(email, CLI_ACTOR);
+    output(json, { id: o.id, email: o.email, was_on: o.wasOn }, o.wasOn ? `operator ${o.email}: two-factor sign-in turned off (enrol again on Security)` : `operator ${o.email} had no two-factor sign-in`);
+  });
+}
+
 async function resellerCreate(args: string[]) {
   const { positional: [email, ...name], flags, json } = parseArgs<[string, ...string[]]>('reseller-create', args);
   await withPlatform(async (p) => {
@@ -107,6 +115,7 @@ export const operatorCommands: CommandModule = {
   'operator-add': operatorAdd,
   'operator-reset-password': operatorResetPassword,
   'operator-roles': operatorRoles,
+  'operator-two-factor-off': operatorTwoFactorOff,
   'reseller-create': resellerCreate,
   'reseller-approve': resellerApprove,
   'reseller-invite': resellerInvite,

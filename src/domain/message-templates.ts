@@ -13,7 +13,8 @@ export type MessageOf =
   | { template: 'password_reset'; link: string; expiresInMinutes: number }
   | { template: 'operator_alert'; alert: AlertKind; params: Record<string, string | number>; link: string }
   | { template: 'callback_failed'; shopName: string; orderCode: string; refId: string; error: string; link: string }
-  | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string };
+  | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string }
+  | { template: 'new_sign_in'; device: string; ip: string; at: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -75,6 +76,10 @@ function parts(m: MessageOf, lang: Language): Parts {
       return en
         ? { subject: `${m.shopName}: ${m.count} order callbacks failed on ${m.day}`, lines: [`${m.count} order callbacks could not be delivered on ${m.day} (UTC) and were given up.`, 'The orders list shows them; resend each, or poll GET /order-status.'], link: m.link, action: 'Open the callback URL settings' }
         : { subject: `${m.shopName}: ${m.count} callback pesanan gagal pada ${m.day}`, lines: [`${m.count} callback pesanan tidak dapat dikirim pada ${m.day} (UTC) dan dihentikan.`, 'Daftar pesanan menampilkannya; kirim ulang masing-masing, atau gunakan GET /order-status.'], link: m.link, action: 'Buka pengaturan URL callback' };
+    case 'new_sign_in':
+      return en
+        ? { subject: 'New sign-in to your account', lines: [`Your account was signed in to from a new device: ${m.device}, address ${m.ip}, at ${m.at} (UTC).`, 'If it was you, there is nothing to do. If not, end that session on the Security page and change your password.'], link: m.link, action: 'Open Security' }
+        : { subject: 'Masuk baru ke akun Anda', lines: [`Akun Anda dimasuki dari perangkat baru: ${m.device}, alamat ${m.ip}, pada ${m.at} (UTC).`, 'Jika itu Anda, tidak perlu melakukan apa pun. Jika bukan, akhiri sesi tersebut di halaman Keamanan dan ubah kata sandi Anda.'], link: m.link, action: 'Buka Keamanan' };
   }
 }
 

@@ -48,6 +48,14 @@ export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
 export const OPERATOR_ROUTES: Record<string, Permission> = {
   'GET /auth/session': 'session',
   'POST /auth/sign-out': 'session',
+  'GET /auth/two-factor': 'session',
+  'POST /auth/two-factor/enrolment': 'session',
+  'POST /auth/two-factor/enrolment/confirm': 'session',
+  'POST /auth/two-factor/recovery-codes': 'session',
+  'POST /auth/two-factor/disable': 'session',
+  'GET /auth/sessions': 'session',
+  'DELETE /auth/sessions/{id}': 'session',
+  'GET /auth/sign-ins': 'session',
   'GET /me': 'session',
   'POST /me/password': 'session',
   'GET /me/language': 'session',
@@ -60,6 +68,8 @@ export const OPERATOR_ROUTES: Record<string, Permission> = {
   'POST /operators': 'operators.manage',
   'POST /operators/{id}/reset-password': 'operators.manage',
   'PUT /operators/{id}/roles': 'operators.manage',
+  'GET /operators/{id}/sessions': 'operators.manage',
+  'DELETE /operators/{id}/sessions': 'operators.manage',
 
   'GET /overview': 'read',
   'GET /reports/profit': 'read',

@@ -14,6 +14,15 @@ export const SESSION_COOKIES: Record<BrowserApi, { name: string; path: string }>
   dashboard: { name: 'topup_dashboard_session', path: '/dashboard/v1' },
 };
 
+/**
+ * The device cookie: a random token naming this browser for one person (known device,
+ * "remember this device" for two-factor). Sent only to the sign-in routes.
+ */
+export const DEVICE_COOKIES: Record<BrowserApi, { name: string; path: string }> = {
+  admin: { name: 'topup_admin_device', path: '/admin/v1/auth' },
+  dashboard: { name: 'topup_dashboard_device', path: '/dashboard/v1/auth' },
+};
+
 export const CSRF_HEADER = 'x-csrf-token';
 
 export interface BrowserSessionOptions {
@@ -36,8 +45,8 @@ export function readCookie(header: string | undefined, name: string): string | n
   return null;
 }
 
-function cookie(api: BrowserApi, value: string, maxAgeSeconds: number, opts: BrowserSessionOptions) {
-  const { name, path } = SESSION_COOKIES[api];
+function cookie(api: BrowserApi, value: string, maxAgeSeconds: number, opts: BrowserSessionOptions, which = SESSION_COOKIES) {
+  const { name, path } = which[api];
   const expires = maxAgeSeconds === 0 ? 'Thu, 01 Jan 1970 00:00:00 GMT' : new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
   return `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; Expires=${expires}; HttpOnly; SameSite=Strict${opts.secureCookies ? '; Secure' : ''}`;
 }
@@ -45,6 +54,11 @@ function cookie(api: BrowserApi, value: string, maxAgeSeconds: number, opts: Bro
 /** Sets the session cookie; it lives exactly as long as the session. */
 export function setSessionCookie(reply: FastifyReply, api: BrowserApi, token: string, expiresAt: number, now: number, opts: BrowserSessionOptions) {
   reply.header('set-cookie', cookie(api, token, Math.max(1, Math.floor((expiresAt - now) / 1000)), opts));
+}
+
+/** Sets the device cookie (a header beside the session cookie's: Fastify sends both). */
+export function setDeviceCookie(reply: FastifyReply, api: BrowserApi, token: string, maxAgeMs: number, opts: BrowserSessionOptions) {
+  reply.header('set-cookie', cookie(api, token, Math.floor(maxAgeMs / 1000), opts, DEVICE_COOKIES));
 }
 
 export function clearSessionCookie(reply: FastifyReply, api: BrowserApi, opts: BrowserSessionOptions) {

@@ -2,10 +2,11 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
 import { AppError } from '../errors.js';
-import { bearerToken, type AccountPrincipal, type OperatorPrincipal, type Sessions } from '../services/sessions.js';
+import { ROUTES_BEFORE_ENROLMENT } from '../domain/two-factor.js';
+import { bearerToken, type AccountPrincipal, type OperatorPrincipal, type Sessions, type SignInDevice } from '../services/sessions.js';
 import { parseJsonBody } from './json-body.js';
 import {
-  assertSameOrigin, changesState, clearSessionCookie, CSRF_HEADER, readCookie, SESSION_COOKIES, setSessionCookie, type BrowserSessionOptions,
+  assertSameOrigin, changesState, clearSessionCookie, CSRF_HEADER, DEVICE_COOKIES, readCookie, SESSION_COOKIES, setDeviceCookie, setSessionCookie, type BrowserSessionOptions,
 } from './browser-session.js';
 import { assertMay, operatorRouteAccess, type RouteAccess } from './operator-access.js';
 
@@ -73,6 +74,8 @@ export interface RouteContext<A extends JsonApiName, B, Q, P> {
   authorization: string | undefined;
   /** The session behind the request (absent on routes with auth: false). */
   session: RequestSession | undefined;
+  /** This browser's device cookie and User-Agent (sign-in recognises the device by them). */
+  device: SignInDevice;
   reply: FastifyReply;
 }
 
@@ -121,6 +124,8 @@ declare module 'fastify' {
     sessionFree?: boolean;
     /** Operator route: the roles that may call it, checked once the session is known. */
     access?: RouteAccess;
+    /** Operator route an operator who must enrol in two-factor sign-in may still call. */
+    beforeTwoFactor?: boolean;
   }
 }
 
@@ -129,8 +134,8 @@ export type JsonApiKit<A extends JsonApiName> = {
   route<B extends TSchema = TSchema, Q extends TSchema = TSchema, P extends TSchema = TSchema>(spec: RouteSpec<A, B, Q, P>): void;
   /** Browser sessions: what a sign-in (or registration, invitation) answers besides the token. */
   readonly browser: {
-    /** Sets the session cookie and returns the session's CSRF token (for `csrf_token` in the answer). */
-    open(reply: FastifyReply, session: { token: string; expiresAt: number }): string;
+    /** Sets the session cookie (and a new device cookie, if any) and returns the session's CSRF token (for `csrf_token` in the answer). */
+    open(reply: FastifyReply, session: { token: string; expiresAt: number; device?: { token: string; maxAgeMs: number } | null }): string;
     /** Clears the session cookie (sign-out). */
     close(reply: FastifyReply): void;
     csrfToken(token: string): string;
@@ -150,6 +155,7 @@ export function jsonApi<A extends JsonApiName>(
   const kind = opts.api === 'admin' ? 'operator' : 'reseller';
   const principals = new WeakMap<FastifyRequest, { who: PrincipalOf<A>; session: RequestSession }>();
   const cookieName = SESSION_COOKIES[opts.api].name;
+  const deviceCookie = DEVICE_COOKIES[opts.api].name;
   // Every operator route with a session is in the roles table, or the server does not start.
   const accessOf = (method: string, url: string) => (opts.api === 'admin' ? operatorRouteAccess(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`) : undefined);
   const authorize = (req: FastifyRequest, who: OperatorPrincipal | AccountPrincipal) => {
@@ -158,6 +164,9 @@ export function jsonApi<A extends JsonApiName>(
     // An operator route without access cannot be registered (accessOf throws); this is the backstop.
     if (!access) throw new AppError('FORBIDDEN_ROLE', 'this route has no entry in the roles table');
     assertMay(who, access);
+    if (who.twoFactorMissing && !req.routeOptions.config.beforeTwoFactor) {
+      throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 'your roles need two-factor sign-in: turn it on first (POST /auth/two-factor/enrolment, then .../confirm with a code of your app)');
+    }
   };
 
   // A bearer header wins (scripts: no ambient credential, no CSRF check); without one, the
@@ -206,6 +215,7 @@ export function jsonApi<A extends JsonApiName>(
     browser: {
       open(reply, session) {
         setSessionCookie(reply, opts.api, session.token, session.expiresAt, opts.now(), opts.browser);
+        if (session.device) setDeviceCookie(reply, opts.api, session.device.token, session.device.maxAgeMs, opts.browser);
         return opts.sessions.csrfToken(session.token);
       },
       close: (reply) => clearSessionCookie(reply, opts.api, opts.browser),
@@ -224,7 +234,7 @@ export function jsonApi<A extends JsonApiName>(
         method: spec.method,
         url: spec.url,
         bodyLimit: spec.bodyLimit ?? JSON_API_BODY_LIMIT,
-        config: { sessionFree: !auth, access },
+        config: { sessionFree: !auth, access, beforeTwoFactor: opts.api === 'admin' && ROUTES_BEFORE_ENROLMENT.has(`${spec.method} ${spec.url.replace(/:(\w+)/g, '{$1}')}`) },
         schema: {
           ...(spec.body ? { body: spec.body } : {}),
           querystring: spec.query ?? NO_QUERY,
@@ -235,6 +245,7 @@ export function jsonApi<A extends JsonApiName>(
           const out = await spec.handler({
             body: req.body as never, query: req.query as never, params: req.params as never,
             who: auth?.who as PrincipalOf<A>, ip: req.ip, reply, session: auth?.session,
+            device: { token: readCookie(req.headers.cookie, deviceCookie), userAgent: String(req.headers['user-agent'] ?? '').slice(0, 300) },
             authorization: auth ? `Bearer ${auth.session.token}` : req.headers.authorization,
           });
           if ('file' in out) {

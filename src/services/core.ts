@@ -19,6 +19,8 @@ import type { ResendCallback } from './resend-callback.js';
 import type { ResellerQueries } from './reseller-queries.js';
 import type { SetCallbackUrl } from './set-callback-url.js';
 import type { Sessions } from './sessions.js';
+import type { TwoFactor } from './two-factor.js';
+import type { SessionList } from './session-list.js';
 import type { Notifier } from './notifier.js';
 
 /**
@@ -48,6 +50,10 @@ export interface ServiceCore {
     supply: SupplyRepo;
   };
   sessions: Sessions;
+  /** Two-factor sign-in of operators and resellers alike. */
+  twoFactor: TwoFactor;
+  /** A person's sessions and sign-in history. */
+  sessionList: SessionList;
   /** The supplier adapters by route (price-list sync asks a supplier directly). */
   suppliers: SupplierResolver;
   /** The reseller's read side (orders, wallet) that API v1 serves, shared by the dashboard. */

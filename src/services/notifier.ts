@@ -20,6 +20,8 @@ export const MESSAGE_PATHS = {
   reseller: (id: string) => `/admin/resellers/${encodeURIComponent(id)}`,
   dashboardReset: '/dashboard/reset-password',
   consoleReset: '/admin/reset-password',
+  dashboardSecurity: '/dashboard/settings/security',
+  consoleSecurity: '/admin/security',
 } as const;
 
 /**

@@ -95,6 +95,10 @@ export class AccountsRepo {
     return this.db.selectFrom('resellers').select(['id', 'email', 'status', 'password_hash', 'language']).where('email', '=', email).executeTakeFirst();
   }
 
+  async resellerPasswordHash(id: string) {
+    return (await this.db.selectFrom('resellers').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null;
+  }
+
   async resellerSubject(id: string) {
     return this.db.selectFrom('resellers').select(['id', 'email', 'status']).where('id', '=', id).executeTakeFirst();
   }
@@ -103,8 +107,11 @@ export class AccountsRepo {
     await this.db.updateTable('resellers').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', resellerId).execute();
   }
 
-  async insertSession(s: { tokenHash: string; kind: SessionSubject; subjectId: string; expiresAt: number }, now: number) {
-    await this.db.insertInto('sessions').values({ token_hash: s.tokenHash, subject_kind: s.kind, subject_id: s.subjectId, created_at: now, expires_at: s.expiresAt }).execute();
+  async insertSession(s: { tokenHash: string; kind: SessionSubject; subjectId: string; expiresAt: number; id: string; ip: string | null; userAgent: string | null }, now: number) {
+    await this.db.insertInto('sessions').values({
+      token_hash: s.tokenHash, subject_kind: s.kind, subject_id: s.subjectId, created_at: now, expires_at: s.expiresAt,
+      id: s.id, ip: s.ip, user_agent: s.userAgent, last_used_at: now,
+    }).execute();
   }
 
   async findSession(tokenHash: string, now: number) {
@@ -123,5 +130,53 @@ export class AccountsRepo {
   /** Expired sessions of one subject (on the sessions_subject index): the table stays bounded. */
   async deleteExpiredSessionsOf(kind: SessionSubject, subjectId: string, now: number) {
     await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('expires_at', '<=', now).execute();
+  }
+
+  // --- sessions as a person sees them, and the sign-in history (migration 035) ---
+
+  /** A subject's live sessions, most recently used first. */
+  async liveSessionsOf(kind: SessionSubject, subjectId: string, now: number) {
+    return this.db.selectFrom('sessions').select(['id', 'token_hash', 'ip', 'user_agent', 'created_at', 'last_used_at', 'expires_at'])
+      .where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('expires_at', '>', now)
+      .orderBy('last_used_at', 'desc').orderBy('created_at', 'desc').execute();
+  }
+
+  /** Ends one session of a subject by its public id; false if it is not theirs or gone. */
+  async deleteSessionById(kind: SessionSubject, subjectId: string, id: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('sessions').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('id', '=', id).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  /** Notes a session's use (the caller keeps this to once a minute). */
+  async touchSession(tokenHash: string, now: number) {
+    await this.db.updateTable('sessions').set({ last_used_at: now }).where('token_hash', '=', tokenHash).execute();
+  }
+
+  async insertSignIn(e: { id: string; kind: SessionSubject; subjectId: string; ip: string; userAgent: string; newDevice: boolean }, now: number) {
+    await this.db.insertInto('sign_ins').values({ id: e.id, subject_kind: e.kind, subject_id: e.subjectId, created_at: now, ip: e.ip, user_agent: e.userAgent, new_device: e.newDevice ? 1 : 0 }).execute();
+  }
+
+  /** Whether the subject signed in before from this address with this User-Agent. */
+  async signedInBefore(kind: SessionSubject, subjectId: string, ip: string, userAgent: string): Promise<boolean> {
+    const row = await this.db.selectFrom('sign_ins').select('id').where('subject_kind', '=', kind).where('subject_id', '=', subjectId)
+      .where('ip', '=', ip).where('user_agent', '=', userAgent).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Forgets a subject's sign-ins before `before` (the history stays bounded). */
+  async pruneSignInHistory(kind: SessionSubject, subjectId: string, before: number) {
+    await this.db.deleteFrom('sign_ins').where('subject_kind', '=', kind).where('subject_id', '=', subjectId).where('created_at', '<', before).execute();
+  }
+
+  /** The newest `limit` sign-ins of a subject. */
+  async signInsOf(kind: SessionSubject, subjectId: string, limit: number) {
+    return this.db.selectFrom('sign_ins').select(['id', 'created_at', 'ip', 'user_agent', 'new_device'])
+      .where('subject_kind', '=', kind).where('subject_id', '=', subjectId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** How many devices a subject has signed in from (a first device is no news). */
+  async deviceCount(kind: SessionSubject, subjectId: string): Promise<number> {
+    const row = await this.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', kind).where('subject_id', '=', subjectId).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

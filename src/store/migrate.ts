@@ -32,6 +32,7 @@ import { paymentGateway } from './migrations/038_payment_gateway.js';
 import { dailyAggregates } from './migrations/036_daily_aggregates.js';
 import { notificationSettings } from './migrations/040_notification_settings.js';
 import { approvalRequests } from './migrations/039_approval_requests.js';
+import { twoFactor } from './migrations/035_two_factor.js';
 
 /** Migrations live in code (no file globbing), recorded by Kysely before they run. */
 function provider(db: Database): MigrationProvider {
@@ -71,6 +72,7 @@ function provider(db: Database): MigrationProvider {
         '040_notification_settings': notificationSettings,
         '037_bank_deposits': bankDeposits,
         '039_approval_requests': approvalRequests,
+        '035_two_factor': twoFactor,
       };
     },
   };

@@ -281,6 +281,50 @@ export interface SessionsTable {
   subject_id: string;
   created_at: number;
   expires_at: number;
+  /** Migration 035: the public id (null for sessions opened before it), device and last use. */
+  id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  last_used_at: number | null;
+}
+
+/** Migration 035: a person's TOTP secret (sealed); enabled_at null while enrolment waits for a code. */
+export interface TwoFactorTable {
+  subject_kind: SessionSubject;
+  subject_id: string;
+  secret_enc: string;
+  enabled_at: number | null;
+  /** The last accepted time step: a code of it or an earlier step is refused. */
+  last_step: number | null;
+  created_at: number;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  subject_kind: SessionSubject;
+  subject_id: string;
+  /** sha256 (hex) of the normalized code. */
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** Migration 035: a browser's device cookie per person; two_factor_until while it is remembered. */
+export interface DevicesTable {
+  token_hash: string;
+  subject_kind: SessionSubject;
+  subject_id: string;
+  created_at: number;
+  last_seen_at: number;
+  two_factor_until: number | null;
+}
+
+export interface SignInsTable {
+  id: string;
+  subject_kind: SessionSubject;
+  subject_id: string;
+  created_at: number;
+  ip: string;
+  user_agent: string;
+  new_device: number;
 }
 
 export interface AuditLogTable {
@@ -366,6 +410,10 @@ export interface DB extends GatewayTables {
   operators: OperatorsTable;
   operator_roles: OperatorRolesTable;
   sessions: SessionsTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  devices: DevicesTable;
+  sign_ins: SignInsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
   store_settings: StoreSettingsTable;

@@ -10,7 +10,7 @@ import { createTestStore, storeKinds } from '../support/stores.js';
 
 const PREFIX = '/admin/v1';
 /** The operator routes anyone may call; everything else under the prefix must be in the roles table. */
-const PUBLIC = ['GET /openapi.json', 'POST /auth/sign-in', 'POST /auth/forgot-password', 'POST /auth/reset-password'];
+const PUBLIC = ['GET /openapi.json', 'POST /auth/sign-in', 'POST /auth/sign-in/two-factor', 'POST /auth/forgot-password', 'POST /auth/reset-password'];
 
 /** Each role alone, and one operator holding two (what it may do is the union). */
 const IDENTITIES: OperatorRole[][] = [...OPERATOR_ROLES.map((r) => [r]), ['support', 'catalog']];

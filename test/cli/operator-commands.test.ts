@@ -40,6 +40,25 @@ describe.each(['sqlite'] as const)('topup operator commands (%s)', (kind) => {
     expect(JSON.stringify(entries)).not.toContain(out.password);
   });
 
+  it('operator-two-factor-off turns off a lost two-factor sign-in, audited as cli', SLOW, async () => {
+    const { totpCode } = await import('../../src/domain/two-factor.js');
+    const o = await t.platform.operator.operators.create('lost-phone@example.com', 'Lost', undefined, ['finance']);
+    const tf = t.platform.core.twoFactor;
+    const { secret } = await tf.startEnrolment('operator', o.id, o.email);
+    await tf.confirmEnrolment('operator', o.id, totpCode(secret, Date.now()), '127.0.0.1');
+    expect(await tf.enabled('operator', o.id)).toBe(true);
+    expect(json(await run('operator-two-factor-off', 'lost-phone@example.com', '--json'))).toMatchObject({ email: 'lost-phone@example.com', was_on: true });
+    expect(await tf.enabled('operator', o.id)).toBe(false);
+    const again = await run('operator-two-factor-off', 'lost-phone@example.com');
+    expect(again.stdout).toContain('had no two-factor sign-in');
+    const { entries } = await t.platform.core.repos.audit.list({ targetId: o.id, limit: 10, offset: 0 });
+    expect(entries).toEqual(expect.arrayContaining([
+      expect.objectContaining({ operatorId: o.id, action: 'operator.two_factor_on' }),
+      expect.objectContaining({ operatorId: 'cli', action: 'operator.two_factor_off' }),
+    ]));
+    expect(JSON.stringify(entries)).not.toContain(secret);
+  });
+
   it('operator-roles sets roles, audited as cli; the last owner keeps owner', SLOW, async () => {
     const accounts = t.platform.core.repos.accounts;
     const added = json(await run('operator-add', 'roles-cli@example.com', 'Roles', '--roles', 'support,viewer', '--json'));

@@ -18,10 +18,12 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/openapi.json',
   'GET /admin/v1/openapi.json',
   'POST /admin/v1/auth/sign-in',
+  'POST /admin/v1/auth/sign-in/two-factor',
   'POST /admin/v1/auth/forgot-password',
   'POST /admin/v1/auth/reset-password',
   'GET /dashboard/v1/openapi.json',
   'POST /dashboard/v1/auth/sign-in',
+  'POST /dashboard/v1/auth/sign-in/two-factor',
   'POST /dashboard/v1/auth/forgot-password',
   'POST /dashboard/v1/auth/reset-password',
   'POST /dashboard/v1/auth/register',
@@ -166,7 +168,9 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
     }).execute();
     const aMarks = [a.id, a.email, placed.body.data.order_id, ref, aKey.id, aIp, t.demo.apiKey.slice(0, 12), aDeposit, aGateway];
     // A's resource for each kind of path parameter; a route with a new kind must be added here.
-    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/deposits/{id}': aDeposit, '/gateway-deposits/{id}': aGateway };
+    await t.platform.core.sessions.open('reseller', a.id);
+    const aSession = await db.selectFrom('sessions').select('id').where('subject_kind', '=', 'reseller').where('subject_id', '=', a.id).where('id', 'is not', null).executeTakeFirstOrThrow();
+    const foreign: Record<string, string> = { '/orders/{id}': placed.body.data.order_id, '/api-keys/{id}': aKey.id, '/whitelist/{ip}': aIp, '/deposits/{id}': aDeposit, '/gateway-deposits/{id}': aGateway, '/auth/sessions/{id}': aSession.id! };
 
     const b = await registerAccount(t, 'Other Shop');
     await approve(t, b.id, { balance: 50_000 });
@@ -184,6 +188,7 @@ describe.each(storeKinds())('authorization walk (%s)', (kind) => {
       }
     }
     expect(await accountState(t, t.demo.resellerId)).toEqual(before);
+    expect(await db.selectFrom('sessions').select('id').where('id', '=', aSession.id).executeTakeFirst(), "A's session survives B's DELETE").toBeDefined();
   });
 
   it("an operator's session token does not open API v1 either, which takes only its signed API keys", async () => {

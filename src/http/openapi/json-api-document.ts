@@ -1,4 +1,5 @@
 import { OPERATOR_ROLES, roleList } from '../../domain/operator-roles.js';
+import { ROUTES_BEFORE_ENROLMENT } from '../../domain/two-factor.js';
 import type { JsonApiName, RouteDoc, RouteRegistry } from '../json-api.js';
 import { PageMeta } from '../schemas.js';
 import { addExamples, hoistSharedShapes } from './components.js';
@@ -23,6 +24,7 @@ function commonErrors(route: RouteDoc): DocumentedError[] {
   return [
     ...(route.auth ? (['UNAUTHENTICATED'] as const) : []),
     ...(refusesSomeRole(route) ? (['FORBIDDEN_ROLE'] as const) : []),
+    ...(waitsForEnrolment(route) ? (['TWO_FACTOR_ENROLMENT_REQUIRED'] as const) : []),
     'VALIDATION_ERROR',
     ...(route.method !== 'GET' ? (['INVALID_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'CSRF_REJECTED'] as const) : []),
     'INTERNAL_ERROR',
@@ -43,6 +45,9 @@ const retryAfter = { description: 'seconds to wait before the next attempt', req
 
 /** An operator route that some role may not call (so it can answer 403 FORBIDDEN_ROLE). */
 const refusesSomeRole = (route: RouteDoc) => !!route.access && route.access.roles.length < OPERATOR_ROLES.length;
+
+/** An operator route refused to an operator who must enrol in two-factor sign-in first (OPERATOR_2FA_REQUIRED). */
+const waitsForEnrolment = (route: RouteDoc) => !!route.access && !ROUTES_BEFORE_ENROLMENT.has(`${route.method} ${route.path.slice(TITLES.admin.prefix.length)}`);
 
 /** The sentence each operator operation's description ends with: who may call it. */
 function rolesSentence(route: RouteDoc): string | null {

@@ -10,6 +10,12 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
   language: 'MessageLanguage',
   enabled: 'OptionalMessages',
   'token,expires_at,csrf_token,reseller_id': 'DashboardSession',
+  'token,expires_at,csrf_token,operator_id': 'OperatorSession',
+  'two_factor_required,challenge,challenge_expires_at': 'PendingSignIn',
+  recovery_codes: 'RecoveryCodes',
+  'code,recovery_code': 'SecondFactor',
+  'id,current,device,ip,created_at,last_used_at,expires_at': 'SessionInfo',
+  sessions: 'SessionList',
   'value,label': 'FormOption',
   'name,label,role,type,required,placeholder,options': 'FormField',
   'slug,name,type,form,checker_enabled,sort_order,product_count': 'Category',
@@ -76,6 +82,7 @@ export const JSON_API_SHAPE_NAMES: Record<string, string> = {
 
 export const JSON_API_TAGS: Record<string, string> = {
   Session: 'Sign in and out, and who is signed in.',
+  'Two-factor sign-in': 'Codes of an authenticator app (TOTP) after the password: enrol, recovery codes, turning it off.',
   Account: 'Registration, profile and password of the reseller account.',
   'API keys': 'Create and revoke API v1 keys; a secret is shown once, at creation.',
   'IP whitelist': 'The addresses API v1 accepts requests from.',

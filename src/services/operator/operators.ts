@@ -15,7 +15,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /** Operator accounts: the first one created at first start, more added by an operator or the CLI. */
 export class OperatorAccounts {
-  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions'>) {}
+  constructor(private readonly core: Pick<ServiceCore, 'db' | 'dialect' | 'repos' | 'hasher' | 'clock' | 'ids' | 'sessions' | 'twoFactor' | 'sessionList'>) {}
 
   async list() {
     const roles = await this.core.repos.accounts.allOperatorRoles();
@@ -97,6 +97,33 @@ export class OperatorAccounts {
       await AuditRepo.record(trx, { operatorId: actor, action: 'operator.reset_password', targetKind: 'operator', targetId: target.id, before: null, after: { email: target.email, sessions: 'ended' } }, now);
     });
     return { id: target.id, email: target.email, password };
+  }
+
+  /** Another operator's live sessions (an owner's view). */
+  async sessionsOf(operatorId: string) {
+    if (!(await this.core.repos.accounts.operatorById(operatorId))) throw new AppError('NOT_FOUND', `no operator with id ${operatorId}`);
+    return this.core.sessionList.sessions('operator', operatorId, null);
+  }
+
+  /** Ends every session of another operator at once (audited); answers how many ended. */
+  async endSessionsOf(operatorId: string, actor: Actor): Promise<number> {
+    const target = await this.core.repos.accounts.operatorById(operatorId);
+    if (!target) throw new AppError('NOT_FOUND', `no operator with id ${operatorId}`);
+    const now = this.core.clock.now();
+    return this.core.db.transaction().execute(async (trx) => {
+      const accounts = new AccountsRepo(trx);
+      const ended = (await accounts.liveSessionsOf('operator', target.id, now)).length;
+      await accounts.deleteSessionsOf('operator', target.id);
+      await AuditRepo.record(trx, { operatorId: actor, action: 'operator.end_sessions', targetKind: 'operator', targetId: target.id, before: null, after: { email: target.email, ended } }, now);
+      return ended;
+    });
+  }
+
+  /** Turns off an operator's two-factor sign-in without a code (CLI: lost phone and recovery codes). */
+  async turnOffTwoFactorByEmail(email: string, actor: Actor): Promise<{ id: string; email: string; wasOn: boolean }> {
+    const target = await this.core.repos.accounts.operatorByEmail(email.trim().toLowerCase());
+    if (!target) throw new AppError('NOT_FOUND', `no operator with email ${email}`);
+    return { id: target.id, email: target.email, wasOn: await this.core.twoFactor.turnOff('operator', target.id, actor) };
   }
 
   /** Creates the first operator if there is none; returns its password, shown once. */

@@ -5,6 +5,11 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type JsonApiKit, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { twoFactorRoutes } from '../two-factor-routes.js';
+import { presentSession, SessionItem, sessionListRoutes } from '../session-list-routes.js';
+import { IdParams } from '../../schemas.js';
+import type { SessionList } from '../../../services/session-list.js';
+import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
 import { languageRoutes } from '../language-routes.js';
 import { catalogRoutes } from './catalog.js';
@@ -28,6 +33,8 @@ import { statementRoutes } from './statements.js';
 
 export interface AdminApiDeps {
   sessions: Sessions;
+  twoFactor: TwoFactor;
+  sessionList: SessionList;
   registry: RouteRegistry;
   /** Cookie and origin settings of browser sessions. */
   browser: BrowserSessionOptions;
@@ -44,6 +51,8 @@ export function adminApi(deps: AdminApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'admin', prefix: ADMIN_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in as an operator; returns a bearer token');
+    twoFactorRoutes(kit, deps.twoFactor);
+    sessionListRoutes(kit, deps.sessionList);
     passwordResetRoutes(kit, deps.services.passwordResets);
     languageRoutes(kit, deps.services.language);
     operatorRoutes(kit, deps);
@@ -75,6 +84,24 @@ function operatorRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
     summary: 'The signed-in operator, and the currency every amount is in (the console formats money with it)',
     response: Type.Object({ id: Type.String(), email: Type.String(), currency: Type.String({ description: 'ISO 4217 code' }) }),
     handler: async ({ who }) => ({ data: { id: who.operatorId, email: who.email, currency: deps.services.currency.code } }),
+  });
+
+  kit.route({
+    method: 'GET', url: '/operators/:id/sessions', tag: 'Operators',
+    summary: "Another operator's live sessions: device, address, created, last used",
+    params: IdParams,
+    response: Type.Object({ sessions: Type.Array(SessionItem) }),
+    errors: ['NOT_FOUND'],
+    handler: async ({ params }) => ({ data: { sessions: (await deps.services.operators.sessionsOf(params.id)).map(presentSession) } }),
+  });
+
+  kit.route({
+    method: 'DELETE', url: '/operators/:id/sessions', tag: 'Operators',
+    summary: "End every session of an operator at once (audited as operator.end_sessions)",
+    params: IdParams,
+    response: Type.Object({ ended: Type.Integer() }),
+    errors: ['NOT_FOUND'],
+    handler: async ({ params, who }) => ({ data: { ended: await deps.services.operators.endSessionsOf(params.id, who.operatorId) } }),
   });
 
   kit.route({

@@ -10,7 +10,7 @@ const State = Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Li
   description: 'pending: to be sent (retried with a growing wait); sent: the SMTP server took it; kept: no SMTP configured, the message is only here; failed: gave up after 8 attempts',
 });
 const MessageProps = {
-  id: Type.String(), template: Type.String({ description: 'shop_status, shop_registered, reseller_invitation, password_reset' }),
+  id: Type.String(), template: Type.String({ description: 'shop_status, shop_registered, reseller_invitation, password_reset, new_sign_in, callback_failed, callback_digest, operator_alert' }),
   recipient_kind: Type.Union([Type.Literal('operator'), Type.Literal('reseller'), Type.Literal('telegram')], { description: 'telegram: the operator\'s chat (to is its chat id)' }), recipient_id: Nullable(Type.String()),
   to: Type.String(), language: Type.String({ description: 'en or id' }), subject: Type.String(), state: State,
   attempts: Type.Integer(), error: Nullable(Type.String({ description: "the last attempt's error" })),

@@ -4,6 +4,10 @@ import type { Sessions } from '../../../services/sessions.js';
 import type { BrowserSessionOptions } from '../../browser-session.js';
 import { jsonApi, type RouteRegistry } from '../../json-api.js';
 import { sessionRoutes } from '../session-routes.js';
+import { twoFactorRoutes } from '../two-factor-routes.js';
+import { sessionListRoutes } from '../session-list-routes.js';
+import type { SessionList } from '../../../services/session-list.js';
+import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
 import { languageRoutes } from '../language-routes.js';
 import type { Presenters } from '../../presenters.js';
@@ -23,6 +27,8 @@ import type { PaymentServices } from '../../../services/payments/index.js';
 
 export interface DashboardApiDeps {
   sessions: Sessions;
+  twoFactor: TwoFactor;
+  sessionList: SessionList;
   registry: RouteRegistry;
   /** Cookie and origin settings of browser sessions. */
   browser: BrowserSessionOptions;
@@ -45,6 +51,8 @@ export function dashboardApi(deps: DashboardApiDeps) {
   return async function routes(app: FastifyInstance) {
     const kit = jsonApi(app, { api: 'dashboard', prefix: DASHBOARD_PREFIX, sessions: deps.sessions, registry: deps.registry, browser: deps.browser, now: deps.now });
     sessionRoutes(kit, deps.sessions, 'Sign in to the dashboard; returns a bearer token (pending and suspended accounts may sign in)');
+    twoFactorRoutes(kit, deps.twoFactor);
+    sessionListRoutes(kit, deps.sessionList);
     passwordResetRoutes(kit, deps.services.passwordResets);
     languageRoutes(kit, deps.services.language);
     accountRoutes(kit, deps);

@@ -20,6 +20,7 @@ export const en = {
   paymentGateway: 'Payment gateway',
   operators: 'Operators',
   account: 'Change password',
+  security: 'Security',
 };
 export const id: Messages<typeof en> = {
   home: 'Beranda',
@@ -41,4 +42,5 @@ export const id: Messages<typeof en> = {
   paymentGateway: 'Payment gateway',
   operators: 'Operator',
   account: 'Ubah kata sandi',
+  security: 'Keamanan',
 };

@@ -29,6 +29,7 @@ export const NAV: AdminNavItem[] = [
   { to: '/payment-gateway', label: 'nav.paymentGateway' },
   { to: '/operators', label: 'nav.operators' },
   { to: '/account', label: 'nav.account' },
+  { to: '/security', label: 'nav.security' },
 ];
 
 /** The entries the session may use (the API's permissions decide; the console keeps no rule of its own). */

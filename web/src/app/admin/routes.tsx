@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
       { path: 'payment-gateway', ...page(() => import('../../features/admin/deposits/pages/GatewayPage.js')) },
       { path: 'operators', ...page(() => import('../../features/admin/auth/pages/Operators.js')) },
       { path: 'account', ...page(() => import('../../features/admin/auth/pages/Account.js')) },
+      { path: 'security', ...page(() => import('../../features/admin/auth/pages/Security.js')) },
       ...sectionRoutes(NAV),
       { path: '*', Component: NotFound },
     ],

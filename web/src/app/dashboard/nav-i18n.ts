@@ -12,6 +12,7 @@ export const en = {
   callbackUrl: 'Callback URL',
   password: 'Change password',
   email: 'Email',
+  security: 'Security',
   developers: 'Developers',
   apiErrors: 'Recent API errors',
 };
@@ -27,6 +28,7 @@ export const id: Messages<typeof en> = {
   callbackUrl: 'URL Callback',
   password: 'Ubah kata sandi',
   email: 'Email',
+  security: 'Keamanan',
   developers: 'Pengembang',
   apiErrors: 'Error API terbaru',
 };

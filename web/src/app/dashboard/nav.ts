@@ -15,6 +15,7 @@ export const NAV: NavItem[] = [
       { to: '/settings/password', label: 'nav.password' },
       { to: '/settings/email', label: 'nav.email' },
       { to: '/settings/low-balance', label: 'nav.lowBalance' },
+      { to: '/settings/security', label: 'nav.security' },
     ],
   },
   { to: '/developers', label: 'nav.developers' },

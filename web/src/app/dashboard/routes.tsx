@@ -34,6 +34,7 @@ export const routes: RouteObject[] = [
       { path: 'settings/callback-url', ...page(() => import('../../features/dashboard/settings/pages/CallbackUrl.js')) },
       { path: 'settings/password', ...page(() => import('../../features/dashboard/settings/pages/ChangePassword.js')) },
       { path: 'settings/email', ...page(() => import('../../features/dashboard/settings/pages/Email.js')) },
+      { path: 'settings/security', ...page(() => import('../../features/dashboard/settings/pages/Security.js')) },
       { path: 'developers', ...page(() => import('../../features/dashboard/developers/pages/Developers.js')) },
       { path: 'api-errors', ...page(() => import('../../features/dashboard/api-errors/pages/ApiErrors.js')) },
       ...sectionRoutes(NAV),

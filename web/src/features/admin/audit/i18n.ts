@@ -11,7 +11,7 @@ export const en = {
   target: 'Target',
   /** Every action the service writes (docs/operator-api.md, "Audit log"), nested as the code's dots. */
   actions: {
-    operator: { create: 'Operator added', change_password: 'Password changed', reset_password: 'Password reset' },
+    operator: { create: 'Operator added', change_password: 'Password changed', reset_password: 'Password reset', two_factor_on: 'Two-factor sign-in turned on', two_factor_off: 'Two-factor sign-in turned off', end_sessions: 'Sessions ended' },
     reseller: {
       create: 'Reseller created', approve: 'Reseller approved', set_tier: 'Tier changed', suspend: 'Reseller suspended', reactivate: 'Reseller reactivated',
       api_key_issue: 'API key issued', api_key_revoke: 'API key revoked', whitelist_add: 'IP address added', whitelist_remove: 'IP address removed',
@@ -52,7 +52,7 @@ export const id: Messages<typeof en> = {
   targetId: 'ID target',
   target: 'Target',
   actions: {
-    operator: { create: 'Operator ditambahkan', change_password: 'Kata sandi diubah', reset_password: 'Kata sandi diatur ulang' },
+    operator: { create: 'Operator ditambahkan', change_password: 'Kata sandi diubah', reset_password: 'Kata sandi diatur ulang', two_factor_on: 'Verifikasi dua langkah diaktifkan', two_factor_off: 'Verifikasi dua langkah dinonaktifkan', end_sessions: 'Sesi diakhiri' },
     reseller: {
       create: 'Reseller dibuat', approve: 'Reseller disetujui', set_tier: 'Tingkat diubah', suspend: 'Reseller ditangguhkan', reactivate: 'Reseller diaktifkan kembali',
       api_key_issue: 'Kunci API diterbitkan', api_key_revoke: 'Kunci API dicabut', whitelist_add: 'Alamat IP ditambahkan', whitelist_remove: 'Alamat IP dihapus',

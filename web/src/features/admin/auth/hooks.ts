@@ -28,6 +28,12 @@ export function useStartOperatorSession() {
   };
 }
 
+/** Reads the session again (after enrolling, the console's other pages open). */
+export function useRefreshOperatorSession() {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: ADMIN_SESSION_KEY });
+}
+
 export function useOperatorSignOut() {
   const qc = useQueryClient();
   const navigate = useNavigate();

@@ -26,6 +26,9 @@ export const en = {
     roles: 'Roles',
     setRoles: 'Set roles',
     saveRoles: 'Save roles',
+    endSessions: 'End sessions',
+    endSessionsText: 'Every session of {{email}} ends at once: they must sign in again.',
+    sessionsEnded: 'Sessions of {{email}} ended: {{count}}.',
   },
   roles: {
     unavailable: 'Not available with your roles',
@@ -59,6 +62,9 @@ export const id: Messages<typeof en> = {
     roles: 'Peran',
     setRoles: 'Atur peran',
     saveRoles: 'Simpan peran',
+    endSessions: 'Akhiri sesi',
+    endSessionsText: 'Semua sesi {{email}} berakhir saat ini juga: ia harus masuk lagi.',
+    sessionsEnded: 'Sesi {{email}} diakhiri: {{count}}.',
   },
   roles: {
     unavailable: 'Tidak tersedia untuk peran Anda',

@@ -33,6 +33,11 @@ export default function Operators() {
     mutationFn: (id: string) => callData(adminApi.POST('/operators/{id}/reset-password', { params: { path: { id } }, body: {} })),
     onSuccess: (o) => setShown({ email: o.email, password: o.password }),
   });
+  const [ended, setEnded] = useState<{ email: string; n: number } | null>(null);
+  const endSessions = useMutation({
+    mutationFn: (r: OperatorRow) => callData(adminApi.DELETE('/operators/{id}/sessions', { params: { path: { id: r.id } } })).then((x) => ({ email: r.email, n: x.ended })),
+    onSuccess: setEnded,
+  });
   return (
     <>
       <PageTitle>{t('operators.title')}</PageTitle>
@@ -54,6 +59,8 @@ export default function Operators() {
         </Card> : null}
         {list.error ? <ErrorAlert error={list.error} /> : null}
         {reset.error ? <ErrorAlert error={reset.error} /> : null}
+        {endSessions.error ? <ErrorAlert error={endSessions.error} /> : null}
+        {ended ? <Alert color="green" role="status" withCloseButton closeButtonLabel={t('cancel')} onClose={() => setEnded(null)}>{t('operators.sessionsEnded', { email: ended.email, count: ended.n })}</Alert> : null}
         <Card withBorder>
           <DataTable
             caption={t('operators.title')}
@@ -72,6 +79,9 @@ export default function Operators() {
                     <RolesEditor operator={r} />
                     <ConfirmButton label={t('operators.reset')} title={t('operators.reset')} color="orange.9" onConfirm={() => reset.mutate(r.id)}>
                       <Text size="sm">{t('operators.resetText', { email: r.email })}</Text>
+                    </ConfirmButton>
+                    <ConfirmButton label={t('operators.endSessions')} title={t('operators.endSessions')} color="red.9" onConfirm={() => endSessions.mutate(r)}>
+                      <Text size="sm">{t('operators.endSessionsText', { email: r.email })}</Text>
                     </ConfirmButton>
                   </Group>
                 ),

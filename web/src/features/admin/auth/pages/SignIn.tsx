@@ -12,6 +12,7 @@ export default function SignIn() {
   return (
     <SignInPage
       signIn={(body) => callData(adminApi.POST('/auth/sign-in', { body }))}
+      secondStep={(body) => callData(adminApi.POST('/auth/sign-in/two-factor', { body }))}
       start={start}
       words={{ title: t('auth.signIn'), expired: t('auth.expired'), email: t('auth.email'), password: t('auth.password'), submit: t('auth.signIn') }}
       footer={<Anchor component={Link} to="/forgot-password" size="sm">{t('resetPassword.forgot')}</Anchor>}

@@ -12,6 +12,7 @@ export default function SignIn() {
   return (
     <SignInPage
       signIn={(body) => callData(dashboardApi.POST('/auth/sign-in', { body }))}
+      secondStep={(body) => callData(dashboardApi.POST('/auth/sign-in/two-factor', { body }))}
       start={start}
       words={{ title: t('signIn.title'), expired: t('signIn.expired'), email: t('email'), password: t('password'), submit: t('signIn.submit') }}
       footer={<>
