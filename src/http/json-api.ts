@@ -46,6 +46,8 @@ export interface RouteDoc {
   access?: RouteAccess;
   /** The success status: 202 when the work happens later (an email sent from the outbox). */
   status: 200 | 202;
+  /** Headers the success answer carries besides those every answer has (OpenAPI header objects by name). */
+  headers: Record<string, unknown>;
 }
 
 export class RouteRegistry {
@@ -99,6 +101,8 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   produces?: 'json' | 'csv';
   /** The success status (default 200). */
   status?: 200 | 202;
+  /** Headers the handler sets on the success answer (Set-Cookie, Cache-Control, …), declared in the document. */
+  headers?: Record<string, unknown>;
   /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
   handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown } | { file: FileAnswer }>;
 }
@@ -212,7 +216,7 @@ export function jsonApi<A extends JsonApiName>(
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
-        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200,
+        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200, headers: spec.headers ?? {},
       });
       app.route({
         method: spec.method,

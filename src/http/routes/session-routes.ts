@@ -3,6 +3,7 @@ import { OPERATOR_ROLES, PERMISSION_NAMES, permissionsOf } from '../../domain/op
 import { isoMillis } from '../../domain/order.js';
 import type { Sessions } from '../../services/sessions.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
+import { NO_STORE_HEADERS, SESSION_CLOSED_HEADERS, SESSION_OPENED_HEADERS } from '../openapi/shared.js';
 import { IsoTime, Ok, SessionData, SignInBody } from '../schemas.js';
 
 /**
@@ -22,6 +23,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     body: SignInBody,
     response: Type.Object({ ...SessionData.properties, [idField]: Type.String() }),
     errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
+    headers: SESSION_OPENED_HEADERS,
     handler: async ({ body, ip, reply }) => {
       const s = await sessions.signIn(kind, body.email, body.password, ip);
       const csrf = kit.browser.open(reply, s);
@@ -42,6 +44,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     summary: kind === 'operator' ? 'The current session (cookie or bearer): who, with which roles and permissions, until when, and its CSRF token' : 'The current session (cookie or bearer): who, until when, and its CSRF token',
     description: 'What a browser UI calls on load: 401 UNAUTHENTICATED means "go to sign-in".',
     response: Type.Object({ [idField]: Type.String(), email: Type.String(), ...operatorFields, expires_at: IsoTime(), csrf_token: Type.String() }),
+    headers: NO_STORE_HEADERS,
     handler: async ({ who, session, reply }) => {
       // It carries the CSRF token: no cache may keep it.
       reply.header('cache-control', 'no-store');
@@ -60,6 +63,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     method: 'POST', url: '/auth/sign-out', tag: 'Session',
     summary: 'End this session (the token stops working at once) and clear the session cookie',
     response: Ok,
+    headers: SESSION_CLOSED_HEADERS,
     handler: async ({ authorization, reply }) => {
       await sessions.signOut(authorization);
       kit.browser.close(reply);
