@@ -3,6 +3,7 @@ import { PageMeta } from '../schemas.js';
 import { addExamples, hoistSharedShapes } from './components.js';
 import { RESELLER_EXAMPLES, RESELLER_SHAPE_NAMES } from './reseller-examples.js';
 import * as S from './reseller-schemas.js';
+import { resellerCodeSamples } from './reseller-code-samples.js';
 import { errorResponses, EVERY_ANSWER_HEADERS, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument, type Schema } from './shared.js';
 
 /**
@@ -130,6 +131,7 @@ function operation(e: Endpoint): Schema {
     ...(e.description ? { description: e.description } : {}),
     tags: [e.tag],
     ...(e.deprecated ? { deprecated: true } : {}),
+    'x-codeSamples': resellerCodeSamples(e.method, e.path),
     parameters: parametersOf('query', e.query),
     ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(e.body) } } } } : {}),
     responses: {
