@@ -44,12 +44,9 @@ export const progress = (line: string) => process.stderr.write(`… ${line}\n`);
 
 /** An order by its id, or by its ORD- code (the first 12 hex digits of the id). */
 export async function findOrderId(p: ServicePlatform, idOrCode: string): Promise<string> {
-  const code = /^ORD-([0-9A-F]{12})$/i.exec(idOrCode)?.[1]?.toLowerCase();
-  let q = p.database.db.selectFrom('orders').select('id');
-  q = code ? q.where('id', 'like', `${code.slice(0, 8)}-${code.slice(8)}-%`) : q.where('id', '=', idOrCode);
-  const rows = await q.execute();
-  if (rows.length !== 1) throw new UsageError(`no single order matches ${idOrCode}`);
-  return rows[0]!.id;
+  const id = await p.repos.operatorOrders.idOf(idOrCode);
+  if (id === null) throw new UsageError(`no single order matches ${idOrCode}`);
+  return id;
 }
 
 /** Epoch-millisecond `*_at` fields (store rows) as ISO 8601 times, at any depth, for output. */

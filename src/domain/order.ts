@@ -13,6 +13,15 @@ export function orderCode(orderId: string): string {
   return `ORD-${orderId.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 }
 
+/**
+ * The id prefix an ORD- code stands for (`1a2b3c4d-5e6f-`, lower case), to match ids with
+ * LIKE prefix%; null when `text` is not an ORD- code (any case).
+ */
+export function orderCodePrefix(text: string): string | null {
+  const hex = /^ORD-([0-9A-F]{12})$/i.exec(text.trim())?.[1]?.toLowerCase();
+  return hex ? `${hex.slice(0, 8)}-${hex.slice(8)}-` : null;
+}
+
 export const ORDER_ACCEPTED_MESSAGE = 'Order received and is being processed';
 
 /** An order as the store holds it (money in minor units, times in epoch ms). */

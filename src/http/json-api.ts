@@ -49,6 +49,8 @@ export interface RouteDoc {
   status: 200 | 202;
   /** A second success answer, 202 with this `data`: the change waits for a second operator (four-eyes). */
   accepted?: { response: TSchema; description: string };
+  /** Headers the success answer carries besides those every answer has (OpenAPI header objects by name). */
+  headers: Record<string, unknown>;
 }
 
 export class RouteRegistry {
@@ -108,6 +110,8 @@ export interface RouteSpec<A extends JsonApiName, B extends TSchema, Q extends T
   bodyLimit?: number;
   /** A route that may answer 202 instead (four-eyes): the schema of that answer's `data`; the handler returns status 202 with it. */
   accepted?: { response: TSchema; description: string };
+  /** Headers the handler sets on the success answer (Set-Cookie, Cache-Control, …), declared in the document. */
+  headers?: Record<string, unknown>;
   /** Returns the success envelope's `data` (and `meta` for paged lists), or a file for produces: 'csv'. */
   handler(ctx: RouteContext<A, Static<B>, Static<Q>, Static<P>>): Promise<{ data: unknown; meta?: unknown; status?: 200 | 202 } | { file: FileAnswer }>;
 }
@@ -228,7 +232,7 @@ export function jsonApi<A extends JsonApiName>(
         api: opts.api, method: spec.method, path: `${opts.prefix}${spec.url}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''),
         summary: spec.summary, description: spec.description, tag: spec.tag, auth, produces: spec.produces ?? 'json',
         body: spec.body, query: spec.query, params: spec.params, response: spec.response, paged: spec.paged ?? false, errors: spec.errors ?? [],
-        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200, ...(spec.accepted ? { accepted: spec.accepted } : {}),
+        idempotent: spec.idempotent ?? false, access, status: spec.status ?? 200, ...(spec.accepted ? { accepted: spec.accepted } : {}), headers: spec.headers ?? {},
       });
       app.route({
         method: spec.method,

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import { SEARCH_MATCH_CAP } from '../domain/list-query.js';
 import { REFUND_CEILING_MINOR } from '../domain/money.js';
-import type { OrderRecord, OrderStatus } from '../domain/order.js';
+import { orderCodePrefix, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { isUniqueViolation } from './db.js';
 import { toRecord } from './order-row.js';
 import type { DB, OrdersTable } from './schema.js';
@@ -50,6 +50,15 @@ export const MANUALLY_REFUNDABLE: readonly OrderStatus[] = ['processing', 'succe
 /** The operator's reads of orders across resellers, and the manual refund. */
 export class OperatorOrdersRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /** The id of the order named by its id or its ORD- code; null when none or (a code) not exactly one matches. */
+  async idOf(idOrCode: string): Promise<string | null> {
+    const prefix = orderCodePrefix(idOrCode);
+    let q = this.db.selectFrom('orders').select('id').limit(2);
+    q = prefix ? q.where('id', 'like', `${prefix}%`) : q.where('id', '=', idOrCode);
+    const rows = await q.execute();
+    return rows.length === 1 ? rows[0]!.id : null;
+  }
 
   private searched(f: Omit<OrderSearch, 'limit' | 'offset'>) {
     let q = this.db.selectFrom('orders as o');

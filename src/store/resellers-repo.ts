@@ -81,16 +81,18 @@ export class ResellersRepo {
    * Adds a key and, in the same transaction, sets every other live key of the reseller to stop
    * at revokeAt (never later than already set). Joins the caller's transaction when given one.
    */
-  async addApiKeyRevokingOthers(k: { id: string; resellerId: string; apiKey: string; secretEnc: string }, revokeAt: number, now: number) {
+  /** Adds a key and ends the others at `revokeAt`; resolves to how many keys it ended (0 for a first key). */
+  async addApiKeyRevokingOthers(k: { id: string; resellerId: string; apiKey: string; secretEnc: string }, revokeAt: number, now: number): Promise<number> {
     const inTransaction = <T>(fn: (trx: Kysely<DB>) => Promise<T>) => (this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn));
-    await inTransaction(async (trx) => {
-      await trx
+    return inTransaction(async (trx) => {
+      const ended = await trx
         .updateTable('api_keys')
         .set({ revoked_at: revokeAt })
         .where('reseller_id', '=', k.resellerId)
         .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', revokeAt)]))
-        .execute();
+        .executeTakeFirst();
       await trx.insertInto('api_keys').values({ id: k.id, reseller_id: k.resellerId, api_key: k.apiKey, secret_enc: k.secretEnc, created_at: now, revoked_at: null }).execute();
+      return Number(ended.numUpdatedRows);
     });
   }
 

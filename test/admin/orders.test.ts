@@ -74,6 +74,25 @@ describe.each(storeKinds())('operator API: orders (%s)', (kind) => {
     expect(v.body.data).toMatchObject({ order_id: o.id, order_code: o.code, status: 'processing', reseller_id: r.id, fulfilment: { supplier: null, routes_tried: 0, needs_attention: false }, callbacks: [] });
     expect(v.body.data.ledger).toEqual([expect.objectContaining({ type: 'order_debit', amount: -15000, order_id: o.id, ref_id: o.ref })]);
     expectJsonError(await op.get('/orders/00000000-0000-0000-0000-000000000000'), 404, 'NOT_FOUND');
+    // The ORD- code names the order too, in any case, as the CLI takes it.
+    for (const code of [o.code, o.code.toLowerCase()]) {
+      const byCode = await op.get(`/orders/${code}`);
+      expect(byCode.status, byCode.text).toBe(200);
+      expect(byCode.body.data).toEqual(v.body.data);
+    }
+    expectJsonError(await op.get('/orders/ORD-000000000000'), 404, 'NOT_FOUND');
+  });
+
+  it('refunds and resends by ORD- code', async () => {
+    const r = await createReseller(t.platform, t.baseUrl, { balance: 100_000 });
+    const o = await place(r.client);
+    await fulfilment.succeed(o.id, 'SRL-SN00000009', Date.now());
+    const resent = await op.post(`/orders/${o.code}/resend-callback`, {});
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body.data.order_id).toBe(o.id);
+    const refunded = await op.post(`/orders/${o.code}/refund`, { note: 'by code' });
+    expect(refunded.status, refunded.text).toBe(200);
+    expect(refunded.body.data).toMatchObject({ order_id: o.id, status: 'refunded' });
   });
 
   it('refunds a success order once: status refunded, order_refund entry, completed_at kept, no callback, audited', async () => {

@@ -43,6 +43,8 @@ describe.each(storeKinds())('dashboard API keys (%s)', (kind) => {
     const { api_key: apiKey, api_secret: apiSecret } = response.body.data;
     expect(apiKey).toMatch(/^tk_[0-9a-f]{32}$/);
     expect(apiSecret).toMatch(/^ts_/);
+    // A first key ends no other: nothing to say when previous keys stop.
+    expect(response.body.data.previous_keys_revoked_at).toBeNull();
 
     const row = await t.platform.database.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.secret_enc).not.toContain(apiSecret);

@@ -147,6 +147,24 @@ export function assertMatchesOpenApi(doc: Doc, method: string, path: string, r: 
 }
 
 /**
+ * Headers every HTTP answer has for HTTP's own sake (framing and the representation the
+ * `content` map already names), not part of an API's contract: never declared (OpenAPI
+ * ignores a declared Content-Type), never reported.
+ */
+const HTTP_FRAMING = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** Headers a response carried that the document does not declare on that response (framing aside). */
+export function undeclaredHeaders(doc: Doc, method: string, path: string, r: Pick<ApiResponse, 'status' | 'headers'>): string[] {
+  const found = findOperation(doc, method, path);
+  if (!found) return [];
+  const responses = found.op.responses as Record<string, Schema>;
+  const declared = responses[String(r.status)] ?? responses[`${String(r.status)[0]}XX`] ?? responses.default;
+  if (!declared) return [];
+  const names = new Set(Object.keys(inlineRefs(doc, declared).headers ?? {}).map((n) => n.toLowerCase()));
+  return Object.keys(r.headers).map((n) => n.toLowerCase()).filter((n) => !HTTP_FRAMING.has(n) && !names.has(n));
+}
+
+/**
  * One object per distinct document text: every test app serves the same documents on a new
  * port, and validators are compiled once per document object, not once per app.
  */
@@ -181,7 +199,13 @@ export function servedDocument(apiBaseUrl: string): Promise<Doc | null> {
 export async function checkServedResponse(apiBaseUrl: string, method: string, pathAndQuery: string, r: ApiResponse): Promise<ApiResponse> {
   if (process.env.OPENAPI_DRIFT_CHECK === '0') return r;
   const doc = await servedDocument(apiBaseUrl);
-  if (doc) assertMatchesOpenApi(doc, method, `${new URL(apiBaseUrl).pathname.replace(/\/$/, '')}${pathAndQuery}`, r);
+  const path = `${new URL(apiBaseUrl).pathname.replace(/\/$/, '')}${pathAndQuery}`;
+  if (doc) {
+    assertMatchesOpenApi(doc, method, path, r);
+    // The other way round: every header sent is declared on the response that carried it.
+    const extra = undeclaredHeaders(doc, method, path, r);
+    if (extra.length) throw new Error(`OpenAPI drift: ${method} ${path} → ${r.status}: header(s) ${extra.join(', ')} sent but not declared on this response`);
+  }
   return r;
 }
 

@@ -2,6 +2,7 @@
  * Request and response types, read off the generated OpenAPI types by path and method only
  * (never by component name), so they follow the document however its schemas are named.
  */
+import type { FailureCode } from './codes.js';
 import type { paths, webhooks } from './generated/openapi.js';
 
 export type { paths };
@@ -34,7 +35,9 @@ export type PageMeta = MetaOf<'/products', 'get'>;
 export type ProductsQuery = QueryOf<'/products', 'get'>;
 export type OrderRequest = BodyOf<'/order', 'post'>;
 export type OrderCreated = DataOf<'/order', 'post'>;
-export type Order = DataOf<'/order-status', 'get'>;
+/** `failure_code` typed as the known codes (an open set). */
+type WithFailureCode<T> = T extends { failure_code: unknown } ? Omit<T, 'failure_code'> & { failure_code: FailureCode | null } : T;
+export type Order = WithFailureCode<DataOf<'/order-status', 'get'>>;
 export type OrderStatus = Order['status'];
 export type OrdersQuery = QueryOf<'/orders', 'get'>;
 export type ValidationRequest = BodyOf<'/validation', 'post'>;
@@ -45,7 +48,7 @@ export type LedgerEntry = DataOf<'/wallet-history', 'get'>['entries'][number];
 export type CallbackLog = DataOf<'/callbacks', 'get'>;
 export type CallbackResent = DataOf<'/callbacks/resend', 'post'>;
 /** The order callback's JSON body (the document's `orderCallback` webhook). */
-export type CallbackPayload = JsonOf<NonNullable<webhooks['orderCallback']['post']>['requestBody']>;
+export type CallbackPayload = WithFailureCode<JsonOf<NonNullable<webhooks['orderCallback']['post']>['requestBody']>>;
 
 /** A page of a paginated list: the list's `data` fields plus `meta`. */
 export type Page<D, M = PageMeta> = D & { meta: M };

@@ -4,7 +4,7 @@ import type { JsonApiName, RouteDoc, RouteRegistry } from '../json-api.js';
 import { PageMeta } from '../schemas.js';
 import { addExamples, hoistSharedShapes } from './components.js';
 import { JSON_API_SHAPE_NAMES, JSON_API_TAGS } from './json-api-names.js';
-import { errorResponses, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument } from './shared.js';
+import { CSV_HEADERS, errorResponses, EVERY_ANSWER_HEADERS, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument } from './shared.js';
 
 const TITLES: Record<JsonApiName, { title: string; prefix: string; description: string }> = {
   admin: {
@@ -71,7 +71,10 @@ function operation(route: RouteDoc) {
     responses: {
       [route.status]: {
         description: route.status === 202 ? 'accepted: what follows happens later' : 'success',
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
+        headers: {
+          'X-Request-Id': REQUEST_ID_HEADER, ...EVERY_ANSWER_HEADERS, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}),
+          ...(route.produces === 'csv' ? CSV_HEADERS : {}), ...route.headers,
+        },
         content: route.produces === 'csv'
           ? { 'text/csv': { schema: { type: 'string', description: 'UTF-8 CSV with a header row, sent as an attachment' } } }
           : { 'application/json': { schema: successEnvelope(plain(route.response), route.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
@@ -85,6 +88,7 @@ function operation(route: RouteDoc) {
       } : {}),
       ...errorResponses([...commonErrors(route), ...route.errors, ...(route.idempotent ? (['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] as const) : [])], (status) => ({
         'X-Request-Id': REQUEST_ID_HEADER,
+        ...EVERY_ANSWER_HEADERS,
         ...(status === 429 ? { 'Retry-After': retryAfter } : {}),
       })),
     },

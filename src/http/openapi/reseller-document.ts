@@ -3,7 +3,8 @@ import { PageMeta } from '../schemas.js';
 import { addExamples, hoistSharedShapes } from './components.js';
 import { RESELLER_EXAMPLES, RESELLER_SHAPE_NAMES } from './reseller-examples.js';
 import * as S from './reseller-schemas.js';
-import { errorResponses, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument, type Schema } from './shared.js';
+import { resellerCodeSamples } from './reseller-code-samples.js';
+import { errorResponses, EVERY_ANSWER_HEADERS, LICENSE, parametersOf, plain, REQUEST_ID_HEADER, successEnvelope, type DocumentedError, type OpenApiDocument, type Schema } from './shared.js';
 
 /**
  * The reseller API v1 as an OpenAPI 3.1 document, declared by hand: its routes parse by hand
@@ -109,6 +110,7 @@ const ENDPOINTS: Endpoint[] = [
 function errorHeaders(status: number) {
   return {
     'X-Request-Id': REQUEST_ID_HEADER,
+    ...EVERY_ANSWER_HEADERS,
     ...RATE_HEADERS,
     ...(status === 429 ? { 'Retry-After': digits('seconds until the window ends') } : {}),
   };
@@ -129,15 +131,17 @@ function operation(e: Endpoint): Schema {
     ...(e.description ? { description: e.description } : {}),
     tags: [e.tag],
     ...(e.deprecated ? { deprecated: true } : {}),
+    'x-codeSamples': resellerCodeSamples(e.method, e.path),
     parameters: parametersOf('query', e.query),
     ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(e.body) } } } } : {}),
     responses: {
       200: {
         description: 'success',
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...RATE_HEADERS, ...e.headers },
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...EVERY_ANSWER_HEADERS, ...RATE_HEADERS, ...e.headers },
         content: { 'application/json': { schema: successEnvelope(plain(e.data), e.paged ? { $ref: '#/components/schemas/PageMeta' } : undefined) } },
       },
-      ...errorResponses(errors, errorHeaders),
+      // A deprecated endpoint says so on every answer, errors included (reseller-api.ts).
+      ...errorResponses(errors, (status) => ({ ...errorHeaders(status), ...(e.deprecated ? DEPRECATION_HEADERS : {}) })),
     },
   };
 }

@@ -29,6 +29,37 @@ export const REQUEST_ID_HEADER = {
   schema: { type: 'string', minLength: 1 },
 };
 
+/** Headers every answer of the three APIs carries (app.ts); HSTS only in production. */
+export const EVERY_ANSWER_HEADERS = {
+  'X-Content-Type-Options': { description: 'no answer is to be read as another type than it declares', required: true, schema: { const: 'nosniff' } },
+  'Strict-Transport-Security': { description: 'production only: keep browsers on HTTPS', schema: { type: 'string' } },
+};
+
+/** A CSV export's headers (json-api.ts sends every text/csv answer with them). */
+export const CSV_HEADERS = {
+  'Content-Disposition': { description: 'an attachment, with its file name', required: true, schema: { type: 'string', pattern: '^attachment; filename="[\\w.-]+"$' } },
+  'Cache-Control': { description: 'exports are never cached', required: true, schema: { const: 'no-store' } },
+};
+
+const NO_STORE = { description: 'the answer carries a session secret: no cache may keep it', required: true, schema: { const: 'no-store' } };
+
+/** Answers that open a browser session (sign-in, registration, an accepted invitation). */
+export const SESSION_OPENED_HEADERS = {
+  'Set-Cookie': {
+    description: 'the HttpOnly, SameSite=Strict session cookie (Secure behind HTTPS), living as long as the session',
+    required: true, schema: { type: 'string', pattern: '^topup_(admin|dashboard)_session=[^;]+; .*HttpOnly; SameSite=Strict' },
+  },
+  'Cache-Control': NO_STORE,
+};
+
+/** Sign-out: the session cookie cleared. */
+export const SESSION_CLOSED_HEADERS = {
+  'Set-Cookie': { description: 'the session cookie cleared (empty, Max-Age=0)', required: true, schema: { type: 'string', pattern: '^topup_(admin|dashboard)_session=; .*Max-Age=0' } },
+};
+
+/** GET /auth/session: it carries the CSRF token. */
+export const NO_STORE_HEADERS = { 'Cache-Control': NO_STORE };
+
 export function errorEnvelope(codes: ErrorCode[]): Schema {
   return {
     type: 'object',

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import { pageMeta } from '../../domain/list-query.js';
 import { orderCode } from '../../domain/order.js';
@@ -69,8 +69,14 @@ export function resellerApi(deps: ResellerApiDeps) {
     });
 
     // Deprecated predecessor of GET /order-status: ref_id in the JSON body (or the query).
-    app.post<Q>('/check-status', async (req, reply) => {
-      reply.header('deprecation', 'true').header('link', '</api/v1/order-status>; rel="successor-version"');
+    // Every answer says so, refusals included (onSend also runs for errors of the hooks).
+    const deprecated = {
+      onSend(_req: unknown, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
+        reply.header('deprecation', 'true').header('link', '</api/v1/order-status>; rel="successor-version"');
+        done(null, payload);
+      },
+    };
+    app.post<Q>('/check-status', deprecated, async (req) => {
       const body = req.body as Record<string, unknown> | null;
       const refId = body && typeof body === 'object' && 'ref_id' in body ? body.ref_id : req.query.ref_id;
       const order = await queries.orderStatus(principalOf(req), refId);

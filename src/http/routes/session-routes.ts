@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { REMEMBER_DEVICE_MAX_DAYS } from '../../domain/two-factor.js';
 import type { OpenedSession, Sessions } from '../../services/sessions.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
+import { NO_STORE_HEADERS, SESSION_CLOSED_HEADERS, SESSION_OPENED_HEADERS } from '../openapi/shared.js';
 import { IsoTime, Ok, SessionData, SignInBody } from '../schemas.js';
 
 const PendingAnswer = Type.Object({
@@ -49,6 +50,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     body: SignInBody,
     response: Type.Union([sessionAnswer, PendingAnswer]),
     errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
+    headers: SESSION_OPENED_HEADERS,
     handler: async ({ body, ip, reply, device }) => {
       const r = await sessions.signIn(kind, body.email, body.password, ip, device);
       if ('pending' in r) {
@@ -68,6 +70,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     body: SecondStepBody,
     response: sessionAnswer,
     errors: ['INVALID_TWO_FACTOR_CODE', 'TOO_MANY_ATTEMPTS', 'UNAUTHENTICATED'],
+    headers: SESSION_OPENED_HEADERS,
     handler: async ({ body, ip, reply, device }) => {
       const s = await sessions.completeSignIn(kind, body.challenge, { code: body.code, recovery_code: body.recovery_code }, body.remember_device_days ?? 0, ip, device);
       return answer(s, reply);
@@ -87,6 +90,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     summary: kind === 'operator' ? 'The current session (cookie or bearer): who, with which roles and permissions, until when, and its CSRF token' : 'The current session (cookie or bearer): who, until when, and its CSRF token',
     description: 'What a browser UI calls on load: 401 UNAUTHENTICATED means "go to sign-in".',
     response: Type.Object({ [idField]: Type.String(), email: Type.String(), ...operatorFields, expires_at: IsoTime(), csrf_token: Type.String() }),
+    headers: NO_STORE_HEADERS,
     handler: async ({ who, session, reply }) => {
       // It carries the CSRF token: no cache may keep it.
       reply.header('cache-control', 'no-store');
@@ -105,6 +109,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     method: 'POST', url: '/auth/sign-out', tag: 'Session',
     summary: 'End this session (the token stops working at once) and clear the session cookie',
     response: Ok,
+    headers: SESSION_CLOSED_HEADERS,
     handler: async ({ authorization, reply }) => {
       await sessions.signOut(authorization);
       kit.browser.close(reply);

@@ -15,7 +15,8 @@ export type RevokePrevious = 'after_overlap' | 'now';
 export type KeyState = 'live' | 'expiring' | 'revoked';
 
 /** What an operator's audit line may keep of a new key: never the secret, the key masked. */
-export interface GeneratedKey { id: string; masked: string; createdAt: number; previousRevokedAt: number }
+/** previousRevokedAt: when the keys that were live stop; null when there were none (a first key). */
+export interface GeneratedKey { id: string; masked: string; createdAt: number; previousRevokedAt: number | null }
 export interface RevokedKey { id: string; masked: string; revokedAt: number; /** null: it was live; else the end of its overlap. */ wasRevokedAt: number | null }
 
 export function keyState(revokedAt: number | string | null, now: number): KeyState {
@@ -52,7 +53,7 @@ export class ApiKeys {
     const { apiKey, apiSecret } = newApiCredentials();
     const id = this.core.ids.uuid();
     const revokeAt = revokePrevious === 'now' ? now : now + KEY_ROTATION_OVERLAP_MS;
-    await this.core.db.transaction().execute(async (trx) => {
+    const previousRevokedAt = await this.core.db.transaction().execute(async (trx) => {
       const resellers = new ResellersRepo(trx);
       if (revokePrevious === 'after_overlap') {
         const live = (await resellers.apiKeysOf(who.resellerId)).filter((k) => keyState(k.revoked_at, now) !== 'revoked');
@@ -60,10 +61,12 @@ export class ApiKeys {
           throw new AppError('INVALID_STATE', `at most ${MAX_LIVE_KEYS} keys may be live at once; revoke one, or generate with revoke_previous "now"`);
         }
       }
-      await resellers.addApiKeyRevokingOthers({ id, resellerId: who.resellerId, apiKey, secretEnc: this.core.secrets.seal(apiSecret) }, revokeAt, now);
-      await after?.(trx, { id, masked: maskApiKey(apiKey), createdAt: now, previousRevokedAt: revokeAt });
+      const ended = await resellers.addApiKeyRevokingOthers({ id, resellerId: who.resellerId, apiKey, secretEnc: this.core.secrets.seal(apiSecret) }, revokeAt, now);
+      const previous = ended > 0 ? revokeAt : null;
+      await after?.(trx, { id, masked: maskApiKey(apiKey), createdAt: now, previousRevokedAt: previous });
+      return previous;
     });
-    return { id, apiKey, apiSecret, createdAt: now, previousRevokedAt: revokeAt };
+    return { id, apiKey, apiSecret, createdAt: now, previousRevokedAt };
   }
 
   /** Stops a key at once (also one inside its overlap). Any status may revoke: it only removes access. */

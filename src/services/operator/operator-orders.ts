@@ -45,9 +45,16 @@ export class OperatorOrders {
     return { items: orders, total, capped, page };
   }
 
-  /** One order with its ledger entries, its callback delivery log and its fulfilment facts. */
-  view(orderId: string) {
-    return orderView(this.core.repos, orderId);
+  /** An order's id from its id or its ORD- code (as the CLI takes it); NOT_FOUND when none matches. */
+  async resolve(idOrCode: string): Promise<string> {
+    const id = await this.core.repos.operatorOrders.idOf(idOrCode);
+    if (id === null) throw notFound(idOrCode);
+    return id;
+  }
+
+  /** One order (by id or ORD- code) with its ledger entries, its callback delivery log and its fulfilment facts. */
+  async view(idOrCode: string) {
+    return orderView(this.core.repos, await this.resolve(idOrCode));
   }
 
   /**
@@ -141,4 +148,4 @@ function requiredNote(raw: string): string {
   return note;
 }
 
-const notFound = (id: string) => new AppError('NOT_FOUND', `no order with id ${id}`);
+const notFound = (id: string) => new AppError('NOT_FOUND', `no order with id or code ${id}`);

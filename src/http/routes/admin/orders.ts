@@ -82,6 +82,7 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'GET', url: '/orders/:id', tag: 'Orders',
     summary: 'One order with its ledger entries, callback delivery log and fulfilment facts',
+    description: '`id` is the order id or its `ORD-` code (`order_code`, any case), as the CLI takes it.',
     params: IdParams, response: OrderDetail,
     errors: ['NOT_FOUND'],
     handler: async ({ params }) => ({ data: detail(await orders.view(params.id)) }),
@@ -90,25 +91,28 @@ export function orderRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiDeps) {
   kit.route({
     method: 'POST', url: '/orders/:id/refund', tag: 'Orders',
     summary: 'Refund a processing or success order manually (status refunded, order_refund entry; exactly once; no callback)',
-    description: 'failed orders were already refunded and refunded is final: both answer INVALID_STATE. '
+    description: '`id` is the order id or its `ORD-` code. failed orders were already refunded and refunded is final: both answer INVALID_STATE. '
       + 'A processing order refunded here is never completed by fulfilment afterwards; if the supplier delivers anyway, settle that with the supplier.',
     params: IdParams,
     body: Type.Object({ note: Type.String({ minLength: 1, maxLength: 500, description: 'required; kept on the refund entry and in the audit log' }) }, { additionalProperties: false }),
     response: OrderDetail, idempotent: true, accepted: { response: ApprovalRequest, description: ACCEPTED_FOR_APPROVAL.replace('the amount is', "the order's price is") },
     errors: ['NOT_FOUND', 'INVALID_STATE'],
-    handler: ({ params, body, who, reply }) =>
-      onceGated(deps.services.idempotency, who.operatorId, reply, body, (claim) => deps.services.approvals.refund(params.id, body.note, who.operatorId, claim), detail,
-        (r) => approvalView(r, deps.services.currency.decimals)),
+    handler: async ({ params, body, who, reply }) => {
+      const id = await orders.resolve(params.id);
+      return onceGated(deps.services.idempotency, who.operatorId, reply, body, (claim) => deps.services.approvals.refund(id, body.note, who.operatorId, claim), detail,
+        (r) => approvalView(r, deps.services.currency.decimals));
+    },
   });
 
   kit.route({
     method: 'POST', url: '/orders/:id/resend-callback', tag: 'Orders',
     summary: 'A new round of callback attempts for a success or failed order',
+    description: '`id` is the order id or its `ORD-` code.',
     params: IdParams,
     response: Type.Object({ order_id: Type.String(), round: Type.Integer(), queued: Type.Literal(true) }),
     errors: ['NOT_FOUND', 'INVALID_STATE'],
     handler: async ({ params, who, reply }) => {
-      const r = await orders.resendCallback(params.id, who.operatorId, reply.request.id);
+      const r = await orders.resendCallback(await orders.resolve(params.id), who.operatorId, reply.request.id);
       return { data: { order_id: r.orderId, round: r.round, queued: true } };
     },
   });

@@ -37,12 +37,12 @@ export function resellerSettingsRoutes(kit: JsonApiKit<'admin'>, deps: AdminApiD
     }, strict),
     response: Type.Object({
       id: Type.String(), api_key: Type.String({ description: 'send as X-Api-Key' }), api_secret: Type.String({ description: 'HMAC key; shown once, never again' }),
-      created_at: IsoTime(), previous_keys_revoked_at: IsoTime('when the keys that were live stop working'),
+      created_at: IsoTime(), previous_keys_revoked_at: Nullable(IsoTime('when the keys that were live stop working; null when there were none (a first key)')),
     }),
     errors: ['NOT_FOUND', 'INVALID_STATE'],
     handler: async ({ params, body, who }) => {
       const k = await svc.issueKey(params.id, body.revoke_previous ?? 'after_overlap', who.operatorId, body.note);
-      return { data: { id: k.id, api_key: k.apiKey, api_secret: k.apiSecret, created_at: isoMillis(k.createdAt), previous_keys_revoked_at: isoMillis(k.previousRevokedAt) } };
+      return { data: { id: k.id, api_key: k.apiKey, api_secret: k.apiSecret, created_at: isoMillis(k.createdAt), previous_keys_revoked_at: k.previousRevokedAt === null ? null : isoMillis(k.previousRevokedAt) } };
     },
   });
 

@@ -5,6 +5,7 @@ import type { JsonApiKit } from '../../json-api.js';
 import { IsoTime, Money, Nullable, Ok, SessionData } from '../../schemas.js';
 import type { DashboardApiDeps } from './index.js';
 import { ApiKeyItem, presentKey } from './api-keys.js';
+import { SESSION_OPENED_HEADERS } from '../../openapi/shared.js';
 
 const Password = (description: string) => Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description });
 
@@ -35,9 +36,12 @@ export function accountRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDe
     ),
     response: Type.Object({ ...SessionData.properties, reseller_id: Type.String(), status: Type.Literal('pending') }),
     errors: ['CONFLICT', 'TOO_MANY_ATTEMPTS'],
+    headers: SESSION_OPENED_HEADERS,
     handler: async ({ body, ip, reply }) => {
       const r = await registration.register(body, ip);
       const csrf = kit.browser.open(reply, r.session);
+      // Like sign-in: the answer carries the session token.
+      reply.header('cache-control', 'no-store');
       return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), csrf_token: csrf, reseller_id: r.resellerId, status: r.status } };
     },
   });

@@ -44,12 +44,12 @@ export function apiKeyRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDep
       api_key: Type.String({ description: 'send as X-Api-Key' }),
       api_secret: Type.String({ description: 'HMAC key; shown once, never again' }),
       created_at: IsoTime(),
-      previous_keys_revoked_at: IsoTime('when the keys that were live stop working'),
+      previous_keys_revoked_at: Nullable(IsoTime('when the keys that were live stop working; null when there were none (a first key)')),
     }),
     errors: ['INVALID_STATE'],
     handler: async ({ who, body }) => {
       const k = await apiKeys.generate(who, body.revoke_previous ?? 'after_overlap');
-      return { data: { id: k.id, api_key: k.apiKey, api_secret: k.apiSecret, created_at: isoMillis(k.createdAt), previous_keys_revoked_at: isoMillis(k.previousRevokedAt) } };
+      return { data: { id: k.id, api_key: k.apiKey, api_secret: k.apiSecret, created_at: isoMillis(k.createdAt), previous_keys_revoked_at: k.previousRevokedAt === null ? null : isoMillis(k.previousRevokedAt) } };
     },
   });
 

@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../services/acco
 import type { JsonApiKit } from '../../json-api.js';
 import { SessionData } from '../../schemas.js';
 import type { DashboardApiDeps } from './index.js';
+import { SESSION_OPENED_HEADERS } from '../../openapi/shared.js';
 
 /** Accepting the operator's invitation: the page behind the link posts here (no session needed). */
 export function invitationRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps) {
@@ -19,9 +20,12 @@ export function invitationRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardAp
     }, { additionalProperties: false }),
     response: Type.Object({ ...SessionData.properties, reseller_id: Type.String() }),
     errors: ['INVALID_INVITATION', 'TOO_MANY_ATTEMPTS'],
+    headers: SESSION_OPENED_HEADERS,
     handler: async ({ body, ip, reply }) => {
       const r = await deps.services.invitation.accept(body.token, body.password, ip);
       const csrf = kit.browser.open(reply, r.session);
+      // Like sign-in: the answer carries the session token.
+      reply.header('cache-control', 'no-store');
       return { data: { token: r.session.token, expires_at: isoMillis(r.session.expiresAt), csrf_token: csrf, reseller_id: r.resellerId } };
     },
   });

@@ -23,6 +23,8 @@ const WalletFilterProps = { ...DateProps, type: Type.Optional(Type.String({ desc
 const LIST_ERRORS = ['INVALID_PAGINATION', 'INVALID_DATE_RANGE', 'DATE_RANGE_TOO_LARGE'] as const;
 const EXPORT_NOTE = `At most ${EXPORT_MAX_ROWS.toLocaleString('en')} rows, newest first; when more matched, the response has \`X-Export-Truncated: true\` (narrow the date range). Cells starting with = + - @ are prefixed with a quote (CSV injection).`;
 
+const EXPORT_HEADERS = { 'X-Export-Truncated': { description: 'present when more rows matched than the export holds', schema: { const: 'true' } } };
+
 const TimelineItem = Type.Object({
   at: IsoTime(),
   event: Type.String({ description: 'placed, debited, refunded_to_wallet, succeeded, failed, refunded, callback_round, callback_attempt' }),
@@ -64,6 +66,7 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
     query: Type.Object(OrderFilterProps, { additionalProperties: false }),
     response: Type.String(),
     errors: [...LIST_ERRORS, 'INVALID_STATUS_FILTER'],
+    headers: EXPORT_HEADERS,
     handler: async ({ who, query, reply }) => {
       const r = await orders.exportOrders(who, query);
       if (r.truncated) reply.header('x-export-truncated', 'true');
@@ -132,6 +135,7 @@ export function orderRoutes(kit: JsonApiKit<'dashboard'>, deps: DashboardApiDeps
     query: Type.Object(WalletFilterProps, { additionalProperties: false }),
     response: Type.String(),
     errors: [...LIST_ERRORS],
+    headers: EXPORT_HEADERS,
     handler: async ({ who, query, reply }) => {
       const r = await orders.exportWallet(who, query);
       if (r.truncated) reply.header('x-export-truncated', 'true');
