@@ -55,11 +55,11 @@ describe.runIf(browserAvailable)('API reference pages (Chromium)', () => {
     await page.getByRole('button', { name: /Orders/ }).first().click();
     await page.getByText('Place a top-up order').first().click();
     await expect.poll(() => page.url()).toMatch(/#.*orders\/POST\/order$/);
-    // The request sample: curl with the signing headers and the documented example body.
-    const sample = page.locator('code.language-curl').filter({ hasText: '/api/v1/order' }).first();
+    // The request sample: our own curl + openssl (x-codeSamples), signing the exact bytes it sends.
+    const sample = page.locator('code').filter({ hasText: 'openssl dgst -sha256 -hmac' }).filter({ hasText: '/order' }).first();
     await sample.waitFor();
     const text = await sample.innerText();
-    for (const s of ['--request POST', 'X-Api-Key', 'X-Timestamp', 'X-Signature', '"ref_id": "INV-2026-000123"', '"product_code": "ML-86"']) expect(text).toContain(s);
+    for (const s of ['X-Api-Key', 'X-Timestamp', 'X-Signature', '--data-binary "$BODY"', 'product_code']) expect(text).toContain(s);
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SCREENSHOTS, 'api-reference.png') });
 

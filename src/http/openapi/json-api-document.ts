@@ -82,7 +82,7 @@ function operation(route: RouteDoc) {
       ...(route.accepted ? {
         202: {
           description: route.accepted.description,
-          headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
+          headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...EVERY_ANSWER_HEADERS, ...(route.idempotent ? { 'Idempotent-Replayed': replayed } : {}) },
           content: { 'application/json': { schema: successEnvelope(plain(route.accepted.response)) } },
         },
       } : {}),

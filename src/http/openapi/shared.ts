@@ -52,6 +52,12 @@ export const SESSION_OPENED_HEADERS = {
   'Cache-Control': NO_STORE,
 };
 
+/** The password step of a sign-in: a session as above, or (two-factor) only a challenge and no cookie. */
+export const SIGN_IN_HEADERS = {
+  'Set-Cookie': { ...SESSION_OPENED_HEADERS['Set-Cookie'], required: false, description: `${SESSION_OPENED_HEADERS['Set-Cookie'].description}; absent when the answer is a two-factor challenge` },
+  'Cache-Control': NO_STORE,
+};
+
 /** Sign-out: the session cookie cleared. */
 export const SESSION_CLOSED_HEADERS = {
   'Set-Cookie': { description: 'the session cookie cleared (empty, Max-Age=0)', required: true, schema: { type: 'string', pattern: '^topup_(admin|dashboard)_session=; .*Max-Age=0' } },

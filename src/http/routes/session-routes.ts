@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { REMEMBER_DEVICE_MAX_DAYS } from '../../domain/two-factor.js';
 import type { OpenedSession, Sessions } from '../../services/sessions.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
-import { NO_STORE_HEADERS, SESSION_CLOSED_HEADERS, SESSION_OPENED_HEADERS } from '../openapi/shared.js';
+import { NO_STORE_HEADERS, SESSION_CLOSED_HEADERS, SESSION_OPENED_HEADERS, SIGN_IN_HEADERS } from '../openapi/shared.js';
 import { IsoTime, Ok, SessionData, SignInBody } from '../schemas.js';
 
 const PendingAnswer = Type.Object({
@@ -50,7 +50,7 @@ export function sessionRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, session
     body: SignInBody,
     response: Type.Union([sessionAnswer, PendingAnswer]),
     errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
-    headers: SESSION_OPENED_HEADERS,
+    headers: SIGN_IN_HEADERS,
     handler: async ({ body, ip, reply, device }) => {
       const r = await sessions.signIn(kind, body.email, body.password, ip, device);
       if ('pending' in r) {

@@ -1,3 +1,4 @@
+import { NO_STORE_HEADERS } from '../openapi/shared.js';
 import { Type } from '@sinclair/typebox';
 import { isoMillis } from '../../domain/order.js';
 import type { TwoFactor } from '../../services/two-factor.js';
@@ -43,6 +44,7 @@ export function twoFactorRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, twoFa
       qr_code: Type.String({ description: 'data:image/svg+xml;base64,… of the otpauth URI' }),
     }),
     errors: ['INVALID_STATE'],
+    headers: NO_STORE_HEADERS,
     handler: async ({ who, reply }) => {
       const e = await twoFactor.startEnrolment(kind, subject(who), who.email);
       reply.header('cache-control', 'no-store');
@@ -56,6 +58,7 @@ export function twoFactorRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, twoFa
     body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false }),
     response: RecoveryCodes,
     errors: ['INVALID_TWO_FACTOR_CODE', 'INVALID_STATE', 'TOO_MANY_ATTEMPTS'],
+    headers: NO_STORE_HEADERS,
     handler: async ({ who, body, ip, reply }) => {
       const codes = await twoFactor.confirmEnrolment(kind, subject(who), body.code, ip);
       reply.header('cache-control', 'no-store');
@@ -69,6 +72,7 @@ export function twoFactorRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, twoFa
     body: Type.Object(SecondFactorFields, { additionalProperties: false }),
     response: RecoveryCodes,
     errors: ['INVALID_TWO_FACTOR_CODE', 'INVALID_STATE', 'TOO_MANY_ATTEMPTS'],
+    headers: NO_STORE_HEADERS,
     handler: async ({ who, body, ip, reply }) => {
       await twoFactor.verify(kind, subject(who), body, ip);
       reply.header('cache-control', 'no-store');
