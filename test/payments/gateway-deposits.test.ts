@@ -271,6 +271,24 @@ describe.each(storeKinds())('gateway deposits (%s)', (kind) => {
     const list = (await op.get('/gateway-payments?state=paid')).body;
     expect(list.data.payments.every((p: any) => p.state === 'paid')).toBe(true);
   });
+
+  it('counts gateway payments in the daily deposit cap, beside bank tickets', async () => {
+    const a = await shop();
+    const settings = async (patch: Record<string, unknown>) => {
+      const { webhook_secret_set: _s, webhook_url: _u, ...body } = (await op.get('/deposit-settings')).body.data;
+      expect((await op.request('PUT', '/deposit-settings', { ...body, ...patch })).status).toBe(200);
+    };
+    await settings({ daily_cap: 250000 });
+    try {
+      await pay(a, 200000);
+      const refused = await a.client.post('/gateway-deposits', { amount: 100000, method: 'qris' });
+      expectJsonError(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.message).toMatch(/daily deposit limit is 250000 IDR and 50000 is left today/);
+      await pay(a, 50000);
+    } finally {
+      await settings({ daily_cap: null });
+    }
+  });
 });
 
 function jsonOf(d: { status: number; body: string; headers: Record<string, string> }) {

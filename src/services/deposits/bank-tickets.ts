@@ -9,6 +9,7 @@ import type { ServiceCore } from '../core.js';
 import { minorUnits } from '../operator/money-input.js';
 import type { AccountPrincipal } from '../sessions.js';
 import { parseStates } from './operator-deposits.js';
+import { assertWithinDailyCap } from './daily-cap.js';
 
 const HOUR = 3_600_000;
 
@@ -66,14 +67,7 @@ export class BankTickets {
   private async tryCreate(resellerId: string, amount: number, bankAccountId: string, sender: string, s: Awaited<ReturnType<BankDepositsRepo['settings']>>): Promise<Deposit> {
     const now = this.core.clock.now();
     return this.core.db.transaction().execute(async (trx) => {
-      // The reseller row lock (PostgreSQL) serialises its tickets, so the daily cap holds under races.
-      if (this.core.dialect === 'postgres') await trx.selectFrom('resellers').select('id').where('id', '=', resellerId).forUpdate().execute();
-      if (s.dailyCap !== null) {
-        const asked = await BankDepositsRepo.askedSince(trx, resellerId, utcDayStart(now));
-        if (asked + amount > s.dailyCap) {
-          throw new AppError('VALIDATION_ERROR', `the daily deposit limit is ${this.major(s.dailyCap)} ${this.core.currency.code} and ${this.major(Math.max(0, s.dailyCap - asked))} is left today`);
-        }
-      }
+      await assertWithinDailyCap(trx, this.core, resellerId, amount, now);
       await BankDepositsRepo.expireDue(trx, now, bankAccountId);
       const used = await BankDepositsRepo.codesInUse(trx, bankAccountId, amount, MAX_UNIQUE_CODE);
       if (used.size >= MAX_UNIQUE_CODE) throw new AppError('INVALID_STATE', 'no unique code is free for this amount at this account right now: try a slightly different amount');

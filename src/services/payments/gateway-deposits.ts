@@ -11,6 +11,7 @@ import type { Clock, CurrencySettings } from '../ports.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { GatewayUnavailable, type PaymentGateway } from './gateway-port.js';
 import { depositForSettling, settleGatewayDepositIn } from './settle-gateway-deposit.js';
+import { assertWithinDailyCap } from '../deposits/daily-cap.js';
 
 export interface MethodOffer { rule: MethodRule; label: string; quote: Quote | null; refusal: ReturnType<typeof methodRefusal> }
 
@@ -27,7 +28,7 @@ export class GatewayDeposits {
   private readonly lastCheck = new Map<string, number>();
 
   constructor(private readonly deps: {
-    db: Kysely<DB>; config: GatewayConfig; gateway: PaymentGateway; clock: Clock; currency: CurrencySettings; returnOrigin: string | null; logger: Logger;
+    db: Kysely<DB>; dialect: 'sqlite' | 'postgres'; config: GatewayConfig; gateway: PaymentGateway; clock: Clock; currency: CurrencySettings; returnOrigin: string | null; logger: Logger;
   }) {}
 
   /** Enabled methods; with an amount (major units), each one's fee and payable, or why it cannot take it. */
@@ -60,11 +61,14 @@ export class GatewayDeposits {
     const id = newDepositId();
     const reseller = await this.deps.db.selectFrom('resellers').select(['name', 'email']).where('id', '=', who.resellerId).executeTakeFirstOrThrow();
     // The row first: a notification can always find its deposit, even if this process stops before Snap answers.
-    await this.deps.db.insertInto('deposits').values({
-      id, reseller_id: who.resellerId, channel: 'gateway', state: 'open', amount: q.amount, payable: q.payable, unique_code: null, fee: q.fee,
-      bank_account_id: null, sender_name: null, method: rule.code, gateway_order_id: id, gateway_url: null, expires_at: now + expiryMinutes * 60_000,
-      paid_at: null, matched_by: null, reference: null, actor: null, created_at: now, updated_at: now,
-    }).execute();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await assertWithinDailyCap(trx, { dialect: this.deps.dialect, currency: this.deps.currency }, who.resellerId, q.amount, now);
+      await trx.insertInto('deposits').values({
+        id, reseller_id: who.resellerId, channel: 'gateway', state: 'open', amount: q.amount, payable: q.payable, unique_code: null, fee: q.fee,
+        bank_account_id: null, sender_name: null, method: rule.code, gateway_order_id: id, gateway_url: null, expires_at: now + expiryMinutes * 60_000,
+        paid_at: null, matched_by: null, reference: null, actor: null, created_at: now, updated_at: now,
+      }).execute();
+    });
     try {
       const snap = await this.deps.gateway.createPayment(access, {
         orderId: id, grossAmount: q.payable / 10 ** this.deps.currency.decimals, enabledPayments: GATEWAY_METHODS[rule.code].enabledPayments,

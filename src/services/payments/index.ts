@@ -14,7 +14,7 @@ export function createPaymentServices(core: ServiceCore, deps: { gateway: Paymen
     /** Minor-unit exponent of the currency (the routes' amounts are in major units). */
     decimals: currency.decimals,
     config,
-    deposits: new GatewayDeposits({ db, config, gateway: deps.gateway, clock, currency, returnOrigin: deps.returnOrigin, logger: deps.logger }),
+    deposits: new GatewayDeposits({ db, dialect: core.dialect, config, gateway: deps.gateway, clock, currency, returnOrigin: deps.returnOrigin, logger: deps.logger }),
     payments: new GatewayPayments({ db, clock, currency }),
     notifications: new ReceiveMidtransNotification({ db, config, gateway: deps.gateway, clock, ids, currency, logger: deps.logger }),
   };

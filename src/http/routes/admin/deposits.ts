@@ -35,7 +35,7 @@ const AccountBody = Type.Object({
 const Settings = Type.Object({
   min_amount: Money(), max_amount: Money(), ticket_hours: Type.Integer({ description: 'how long a ticket stays open' }),
   credit_unique_code: Type.Boolean({ description: 'true: the wallet also gets the unique code; false: the asked amount' }),
-  daily_cap: Nullable(Money('per reseller and UTC day, the sum of tickets asked; null: none')),
+  daily_cap: Nullable(Money('per reseller and UTC day, the sum of deposits asked (bank tickets and gateway payments, open, in review or paid); null: none')),
   review_above: Nullable(Money('a matched transfer above this waits in review for an operator; null: never')),
   webhook_signature_header: Type.String({ description: 'header the mutation service signs in (Moota: Signature)' }),
 }, strict);
