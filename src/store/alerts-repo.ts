@@ -19,6 +19,8 @@ export class AlertsRepo {
     // orders_flagged is a partial index of exactly these rows.
     const flagged = await this.db.selectFrom('orders').select(sql<number | string>`count(*)`.as('n')).where('needs_attention', '=', 1).executeTakeFirst();
     const items = await this.db.selectFrom('attention_items').select(sql<number | string>`count(*)`.as('n')).where('resolved_at', 'is', null).executeTakeFirst();
+    const unmatched = await this.db.selectFrom('bank_mutations').select([sql<number | string>`count(*)`.as('n'), sql<number | string | null>`min(created_at)`.as('oldest')])
+      .where('state', '=', 'unmatched').executeTakeFirst();
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     return {
       suppliers: suppliers.map((s) => ({
@@ -27,7 +29,7 @@ export class AlertsRepo {
         balanceFlaggedAt: num(s.balance_flagged_at), breaker: s.breaker ?? 'closed', breakerSince: num(s.breaker_since), breakerReason: s.breaker_reason ?? null,
       })),
       openAttention: Number(flagged?.n ?? 0) + Number(items?.n ?? 0),
-      unmatched: { count: 0, oldestAt: null },
+      unmatched: { count: Number(unmatched?.n ?? 0), oldestAt: num(unmatched?.oldest) },
     };
   }
 

@@ -112,6 +112,22 @@ describe.each(storeKinds())('operator alerts by email and Telegram (%s)', (kind)
     expect(to(await alerts(), emails.catalog!).filter((s) => s.includes('attention'))).toHaveLength(2);
   });
 
+  it('tells deposit money unmatched past its hour once, to owner and finance', async () => {
+    const db = t.platform.database.db;
+    await db.insertInto('bank_accounts').values({ id: `ba-${kind}`, bank: 'BCA', number: '123', holder: 'PT X', active: 1, statement_mapping: null, created_at: now, updated_at: now }).execute();
+    await db.insertInto('bank_mutations').values({
+      id: `m-${kind}`, bank_account_id: `ba-${kind}`, identity: 'x1', source: 'webhook', booked_on: '2026-11-27', description: 'TRF', amount: 77_000, direction: 'CR',
+      state: 'unmatched', deposit_id: null, actor: null, note: null, created_at: now, updated_at: now,
+    } as never).execute();
+    await scan();
+    expect(to(await alerts(), emails.finance!).filter((s) => s.includes('unmatched'))).toEqual([]);
+    now += 61 * 60_000;
+    await scan();
+    await scan();
+    expect(to(await alerts(), emails.finance!).filter((s) => s.includes('unmatched'))).toEqual(['Deposit money unmatched for 61 minutes']);
+    expect(to(await alerts(), emails.catalog!).filter((s) => s.includes('unmatched'))).toEqual([]);
+  });
+
   it("keeps the bot token out of a refused message's error", async () => {
     telegram.failWith = { status: 401, description: 'Unauthorized' };
     await t.platform.database.db.updateTable('suppliers').set({ balance_flagged_at: null }).where('id', '=', 'dg').execute();
