@@ -28,6 +28,7 @@ import { createSmtpMailer } from './adapters/smtp-mailer.js';
 import { createTelegramSender } from './adapters/telegram.js';
 import { OperatorAlerts } from './services/operator-alerts.js';
 import { CallbackNotices } from './services/callback-notices.js';
+import { DepositNotices } from './services/deposit-notices.js';
 import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -275,6 +276,8 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const publicBaseUrl = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
   const notifier = new Notifier({ publicBaseUrl, ids });
   const callbackNotices = new CallbackNotices({ db, notifier });
+  const moneyText = (minor: number) => `${currency.code} ${present.money(minor).toLocaleString('en-US')}`;
+  jobHandlers[JOB_KINDS.depositCredited] = new DepositNotices({ db, notifier, clock, money: moneyText }).handle;
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,
     allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger, onGaveUp: (trx, f, now) => callbackNotices.gaveUp(trx, f, now),
@@ -314,7 +317,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   };
   const operator = createOperatorServices(core);
   const operatorAlerts = new OperatorAlerts({
-    db, notifier: core.notifier, clock, money: (minor) => `${currency.code} ${present.money(minor).toLocaleString('en-US')}`,
+    db, notifier: core.notifier, clock, money: moneyText,
     settings: config.alerts, chat: config.alerts.telegram ? { id: config.alerts.telegram.chatId, language: config.alerts.telegram.language } : null,
   });
   const account = createAccountServices(core);

@@ -14,7 +14,8 @@ export type MessageOf =
   | { template: 'operator_alert'; alert: AlertKind; params: Record<string, string | number>; link: string }
   | { template: 'callback_failed'; shopName: string; orderCode: string; refId: string; error: string; link: string }
   | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string }
-  | { template: 'new_sign_in'; device: string; ip: string; at: string; link: string };
+  | { template: 'new_sign_in'; device: string; ip: string; at: string; link: string }
+  | { template: 'deposit_credited'; shopName: string; depositId: string; amount: string; balance: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -32,7 +33,7 @@ export type Template = MessageOf['template'];
  */
 export const OPTIONAL_MESSAGES: Record<'operator' | 'reseller', readonly Template[]> = {
   operator: ['shop_registered', 'operator_alert'],
-  reseller: ['callback_failed', 'callback_digest'],
+  reseller: ['callback_failed', 'callback_digest', 'deposit_credited'],
 };
 export const asLanguage = (v: string | null | undefined): Language => (v === 'id' ? 'id' : 'en');
 
@@ -80,6 +81,10 @@ function parts(m: MessageOf, lang: Language): Parts {
       return en
         ? { subject: 'New sign-in to your account', lines: [`Your account was signed in to from a new device: ${m.device}, address ${m.ip}, at ${m.at} (UTC).`, 'If it was you, there is nothing to do. If not, end that session on the Security page and change your password.'], link: m.link, action: 'Open Security' }
         : { subject: 'Masuk baru ke akun Anda', lines: [`Akun Anda dimasuki dari perangkat baru: ${m.device}, alamat ${m.ip}, pada ${m.at} (UTC).`, 'Jika itu Anda, tidak perlu melakukan apa pun. Jika bukan, akhiri sesi tersebut di halaman Keamanan dan ubah kata sandi Anda.'], link: m.link, action: 'Buka Keamanan' };
+    case 'deposit_credited':
+      return en
+        ? { subject: `${m.shopName}: deposit ${m.depositId} credited`, lines: [`Your deposit ${m.depositId} of ${m.amount} was credited. Your balance is now ${m.balance}.`], link: m.link, action: 'Open the wallet' }
+        : { subject: `${m.shopName}: deposit ${m.depositId} masuk`, lines: [`Deposit Anda ${m.depositId} sebesar ${m.amount} telah masuk. Saldo Anda sekarang ${m.balance}.`], link: m.link, action: 'Buka dompet' };
   }
 }
 

@@ -2,6 +2,8 @@ import type { Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import { CREDITABLE_STATES, depositNote, type DepositChannel, type DepositMatch } from '../domain/deposit.js';
 import { LedgerRepo } from './ledger-repo.js';
+import { enqueueJob } from './jobs-repo.js';
+import { JOB_KINDS } from './job-kinds.js';
 import type { DB } from './schema.js';
 
 export type CreditOutcome =
@@ -33,5 +35,7 @@ export async function creditDepositIn(
   const entry = await LedgerRepo.depositIn(trx, { resellerId: row.reseller_id, depositId: d.id, amount, note: depositNote(d.id, row.channel as DepositChannel), now: d.now });
   // Only past MAX_EXACT_MINOR: thrown, so the state change rolls back with it.
   if (!entry) throw new AppError('INVALID_STATE', `crediting ${d.id} would take the balance past the largest balance the service holds; nothing was changed`);
+  // The shop's notice, committed with the credit (its job writes the message).
+  await enqueueJob(trx, { kind: JOB_KINDS.depositCredited, payload: { depositId: d.id }, runAt: d.now }, d.now);
   return { credited: true, resellerId: row.reseller_id, amount, balanceAfter: entry.balanceAfter };
 }

@@ -3,6 +3,8 @@ export const JOB_KINDS = {
   fulfilOrder: 'fulfil_order',
   deliverCallback: 'deliver_callback',
   sendMessage: 'send_message',
+  /** A deposit was credited: the shop's notice is written by the worker (services render messages, the store does not). */
+  depositCredited: 'deposit_credited',
 } as const;
 
 /**

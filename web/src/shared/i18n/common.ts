@@ -111,6 +111,7 @@ export const en = {
     messages: {
       callback_failed: 'An order callback could not be delivered (the first of the day)',
       callback_digest: 'A daily summary of the callbacks that could not be delivered',
+      deposit_credited: 'A deposit was credited to your wallet',
       shop_registered: 'A new shop registered and waits for approval',
       operator_alert: 'Alerts: supplier deposits, suppliers stopping, attention items piling up',
     },
@@ -224,6 +225,7 @@ export const id: Messages<typeof en> = {
     messages: {
       callback_failed: 'Callback pesanan tidak dapat dikirim (yang pertama hari itu)',
       callback_digest: 'Ringkasan harian callback yang tidak dapat dikirim',
+      deposit_credited: 'Deposit telah masuk ke dompet Anda',
       shop_registered: 'Toko baru mendaftar dan menunggu persetujuan',
       operator_alert: 'Peringatan: deposit pemasok, pemasok berhenti, item perhatian menumpuk',
     },
