@@ -29,6 +29,7 @@ import { createTelegramSender } from './adapters/telegram.js';
 import { OperatorAlerts } from './services/operator-alerts.js';
 import { CallbackNotices } from './services/callback-notices.js';
 import { DepositNotices } from './services/deposit-notices.js';
+import { LowBalanceNotices } from './services/low-balance-notices.js';
 import { ResendCallback } from './services/resend-callback.js';
 import { SetCallbackUrl } from './services/set-callback-url.js';
 import { FulfilOrder, type SupplierResolver } from './services/fulfil-order.js';
@@ -110,6 +111,7 @@ export interface ServicePlatform {
   probeSuppliers: ProbeSuppliers;
   operatorAlerts: OperatorAlerts;
   callbackNotices: CallbackNotices;
+  lowBalanceNotices: LowBalanceNotices;
   callbacks: CallbacksRepo;
   resendCallback: ResendCallback;
   setCallbackUrl: SetCallbackUrl;
@@ -278,6 +280,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const callbackNotices = new CallbackNotices({ db, notifier });
   const moneyText = (minor: number) => `${currency.code} ${present.money(minor).toLocaleString('en-US')}`;
   jobHandlers[JOB_KINDS.depositCredited] = new DepositNotices({ db, notifier, clock, money: moneyText }).handle;
+  const lowBalanceNotices = new LowBalanceNotices({ db, notifier, clock, money: moneyText });
   const deliverCallback = new DeliverCallback({
     callbacks, secrets, send: postCallback, clock, ids, money: present.money,
     allowPrivateTargets: config.callbackAllowPrivateTargets, metrics, logger, onGaveUp: (trx, f, now) => callbackNotices.gaveUp(trx, f, now),
@@ -353,6 +356,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
   const alertSafely = () => Promise.all([
     operatorAlerts.run().catch((err) => logger.error({ err }, 'operator alert scan failed')),
     callbackNotices.digest(clock.now()).catch((err) => logger.error({ err }, 'callback digest failed')),
+    lowBalanceNotices.run().catch((err) => logger.error({ err }, 'low-balance notices failed')),
   ]);
   let metricsServer: ReturnType<typeof metricsListener> | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
@@ -360,7 +364,7 @@ export async function createServicePlatform(config: Config, overrides: PlatformO
 
   return {
     config, logger, database, versionFeed: feed, secrets, limiter, repos, catalogCache, clock, ids, runner, jobHandlers, refreshSupply, probeSuppliers, callbacks, resendCallback, setCallbackUrl,
-    core, operator, account, payments, operatorAlerts, callbackNotices, apiErrorLog, prometheus, readiness,
+    core, operator, account, payments, operatorAlerts, callbackNotices, lowBalanceNotices, apiErrorLog, prometheus, readiness,
     forHttp: {
       auth, placeOrder, validateAccount, queries, fulfilment: fulfilmentRepo, present, currency,
       async startRequestHelpers() {

@@ -15,7 +15,8 @@ export type MessageOf =
   | { template: 'callback_failed'; shopName: string; orderCode: string; refId: string; error: string; link: string }
   | { template: 'callback_digest'; shopName: string; count: number; day: string; link: string }
   | { template: 'new_sign_in'; device: string; ip: string; at: string; link: string }
-  | { template: 'deposit_credited'; shopName: string; depositId: string; amount: string; balance: string; link: string };
+  | { template: 'deposit_credited'; shopName: string; depositId: string; amount: string; balance: string; link: string }
+  | { template: 'low_balance'; shopName: string; balance: string; threshold: string; link: string };
 
 export interface RenderedMessage {
   subject: string;
@@ -33,7 +34,7 @@ export type Template = MessageOf['template'];
  */
 export const OPTIONAL_MESSAGES: Record<'operator' | 'reseller', readonly Template[]> = {
   operator: ['shop_registered', 'operator_alert'],
-  reseller: ['callback_failed', 'callback_digest', 'deposit_credited'],
+  reseller: ['callback_failed', 'callback_digest', 'deposit_credited', 'low_balance'],
 };
 export const asLanguage = (v: string | null | undefined): Language => (v === 'id' ? 'id' : 'en');
 
@@ -85,6 +86,10 @@ function parts(m: MessageOf, lang: Language): Parts {
       return en
         ? { subject: `${m.shopName}: deposit ${m.depositId} credited`, lines: [`Your deposit ${m.depositId} of ${m.amount} was credited. Your balance is now ${m.balance}.`], link: m.link, action: 'Open the wallet' }
         : { subject: `${m.shopName}: deposit ${m.depositId} masuk`, lines: [`Deposit Anda ${m.depositId} sebesar ${m.amount} telah masuk. Saldo Anda sekarang ${m.balance}.`], link: m.link, action: 'Buka dompet' };
+    case 'low_balance':
+      return en
+        ? { subject: `${m.shopName}: balance below ${m.threshold}`, lines: [`Your balance is ${m.balance}, below the ${m.threshold} you set. Orders are refused once it cannot pay for them.`], link: m.link, action: 'Top up' }
+        : { subject: `${m.shopName}: saldo di bawah ${m.threshold}`, lines: [`Saldo Anda ${m.balance}, di bawah ${m.threshold} yang Anda tetapkan. Pesanan ditolak bila saldo tidak cukup.`], link: m.link, action: 'Isi saldo' };
   }
 }
 

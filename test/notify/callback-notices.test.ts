@@ -73,12 +73,12 @@ describe.each(storeKinds())('callbacks failing are told to the shop (%s)', (kind
     await t.platform.database.db.updateTable('resellers').set({ callback_url: rx.url }).where('id', '=', shop.id).execute();
     await shop.client.post('/whitelist', { ip: '127.0.0.1' });
     const { api } = await generateKey(t, shop.client);
-    expect((await shop.client.get('/me/notifications')).body.data).toEqual({ enabled: { callback_failed: true, callback_digest: true, deposit_credited: true } });
+    expect((await shop.client.get('/me/notifications')).body.data).toEqual({ enabled: { callback_failed: true, callback_digest: true, deposit_credited: true, low_balance: true } });
     const off = await shop.client.put('/me/notifications', { enabled: { callback_failed: false } });
-    expect(off.body.data).toEqual({ enabled: { callback_failed: false, callback_digest: true, deposit_credited: true } });
+    expect(off.body.data).toEqual({ enabled: { callback_failed: false, callback_digest: true, deposit_credited: true, low_balance: true } });
     expectJsonError(await shop.client.put('/me/notifications', { enabled: { password_reset: false } }), 400, 'VALIDATION_ERROR');
     expectJsonError(await shop.client.put('/me/notifications', { enabled: { callback_digest: 'no' } }), 400, 'VALIDATION_ERROR');
-    expect((await shop.client.get('/me/notifications')).body.data.enabled).toEqual({ callback_failed: false, callback_digest: true, deposit_credited: true });
+    expect((await shop.client.get('/me/notifications')).body.data.enabled).toEqual({ callback_failed: false, callback_digest: true, deposit_credited: true, low_balance: true });
 
     await failOneCallback(api);
     expect(await messages(shop.id)).toEqual([]);

@@ -51,4 +51,23 @@ describe.each(storeKinds())('deposit credited notices (%s)', (kind) => {
     await eventually(async () => (await t.platform.database.db.selectFrom('jobs').select('id').where('kind', '=', 'deposit_credited').execute()).length === 0, 'the notice jobs done');
     expect(await notices(shop.id)).toEqual([]);
   });
+
+  it('tells a shop its balance fell below its threshold once per crossing', async () => {
+    const shop = await registerAccount(t);
+    await approve(t, shop.id, { balance: 100_000 });
+    expect((await shop.client.put('/low-balance', { threshold: 50_000 })).status).toBe(200);
+    const told = async () => (await t.platform.database.db.selectFrom('outbox_messages').select(['subject', 'body_text']).where('recipient_id', '=', shop.id).where('template', '=', 'low_balance').execute());
+    expect(await t.platform.lowBalanceNotices.run()).toBe(0);
+    await t.platform.repos.ledger.adjust(shop.id, -60_000, 'test debit', Date.now());
+    expect(await t.platform.lowBalanceNotices.run()).toBe(1);
+    expect(await t.platform.lowBalanceNotices.run()).toBe(0);
+    expect((await told()).map((m) => m.subject)).toEqual(['Test Shop: balance below IDR 50,000']);
+    expect((await told())[0]!.body_text).toContain('Your balance is IDR 40,000');
+    // Back above, then below again: a new crossing, told again.
+    await t.platform.repos.ledger.adjust(shop.id, 20_000, 'test credit', Date.now());
+    expect(await t.platform.lowBalanceNotices.run()).toBe(0);
+    await t.platform.repos.ledger.adjust(shop.id, -15_000, 'test debit', Date.now());
+    expect(await t.platform.lowBalanceNotices.run()).toBe(1);
+    expect(await told()).toHaveLength(2);
+  });
 });

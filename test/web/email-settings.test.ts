@@ -43,7 +43,7 @@ describe.skipIf(!browserAvailable).each(storeKinds())('email settings in a brows
     const digest = page.getByRole('checkbox', { name: /daily summary of the callbacks/ });
     await expect.poll(() => digest.isChecked()).toBe(true);
     await digest.click();
-    await expect.poll(async () => (await shop.client.get('/me/notifications')).body.data.enabled).toEqual({ callback_failed: true, callback_digest: false, deposit_credited: true });
+    await expect.poll(async () => (await shop.client.get('/me/notifications')).body.data.enabled).toEqual({ callback_failed: true, callback_digest: false, deposit_credited: true, low_balance: true });
     await page.getByRole('textbox', { name: 'Language of your email' }).click();
     await page.getByRole('option', { name: 'Bahasa Indonesia' }).click();
     await expect.poll(async () => (await shop.client.get('/me/language')).body.data.language).toBe('id');

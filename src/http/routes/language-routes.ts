@@ -3,7 +3,7 @@ import type { MessageLanguage } from '../../services/message-language.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
 
 const OptionalMessages = Type.Object({
-  enabled: Type.Record(Type.String(), Type.Boolean(), { description: 'each optional message you can receive, true when it is sent: shops callback_failed, callback_digest and deposit_credited; operators shop_registered and operator_alert. Account status, invitations and password resets are always sent.' }),
+  enabled: Type.Record(Type.String(), Type.Boolean(), { description: 'each optional message you can receive, true when it is sent: shops callback_failed, callback_digest, deposit_credited and low_balance; operators shop_registered and operator_alert. Account status, invitations and password resets are always sent.' }),
 }, { additionalProperties: false });
 
 const Language = Type.Object({ language: Type.String({ description: 'en or id: the language of the email this person is sent', minLength: 2, maxLength: 2 }) }, { additionalProperties: false });
