@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sign } from '../../src/domain/signature.js';
+import { totpCode } from '../../src/domain/two-factor.js';
 import { recordSecret } from '../support/log-audit.js';
 import { createTestStore, POSTGRES_URL, REDIS_URL, type TestStore } from '../support/stores.js';
 import { freePort } from '../support/ports.js';
@@ -173,9 +174,16 @@ describe.skipIf(!POSTGRES_URL || !REDIS_URL)('compose topology as processes (Pos
     const signIn = await fetch(`http://127.0.0.1:${ports[1]!.api}/admin/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
     opToken = ((await signIn.json()) as any).data.token;
     recordSecret('operator session', opToken);
+    // Production requires two-factor sign-in of an owner: the operator enrols before anything else works.
+    expect((await admin(1, 'POST', `/resellers/${resellerId}/wallet/credit`, { amount: 1, note: 'before enrolling' })).body.error).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+    const enrol = await admin(0, 'POST', '/auth/two-factor/enrolment', {});
+    expect(enrol.status).toBe(200);
+    recordSecret('topology TOTP secret', enrol.body.data.secret);
+    const confirmed = await admin(1, 'POST', '/auth/two-factor/enrolment/confirm', { code: totpCode(enrol.body.data.secret, Date.now()) });
+    expect(confirmed.status).toBe(200);
     // Enough money for every order below, credited through the other server.
-    // At FOUR_EYES_THRESHOLD (10 million by default): applied at once, no second operator needed.
-    expect((await admin(1, 'POST', `/resellers/${resellerId}/wallet/credit`, { amount: 10_000_000, note: 'topology test' })).status).toBe(200);
+    // Each at FOUR_EYES_THRESHOLD (10 million by default): applied at once, no second operator needed.
+    for (let i = 0; i < 10; i++) expect((await admin(1, 'POST', `/resellers/${resellerId}/wallet/credit`, { amount: 10_000_000, note: `topology test ${i}` })).status).toBe(200);
   }, 180_000);
 
   afterAll(async () => {
