@@ -84,6 +84,12 @@ describe.skipIf(!browserAvailable).each(storeKinds())('gateway deposit in a brow
     await settled(page);
     await page.getByRole('button', { name: /^Notifications DEP-/ }).first().click();
     await expect.poll(() => page.getByText('Outcome: credited').count()).toBeGreaterThan(0);
+    // axe reads colours as drawn: wait for the dialog's opening transition to end (full opacity).
+    await expect.poll(() => page.getByRole('dialog').evaluate((el) => {
+      let o = 1;
+      for (let n: Element | null = el; n; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
+      return o;
+    })).toBe(1);
     await checkPage(page, 'console gateway payment');
     await page.keyboard.press('Escape');
     await page.goto('/admin/payment-gateway');
