@@ -11,7 +11,7 @@ import { IdParams } from '../../schemas.js';
 import type { SessionList } from '../../../services/session-list.js';
 import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
-import { languageRoutes } from '../language-routes.js';
+import { messageSettingsRoutes } from '../message-settings-routes.js';
 import { catalogRoutes } from './catalog.js';
 import { supplyRoutes } from './supply.js';
 import { auditRoutes } from './audit.js';
@@ -54,7 +54,7 @@ export function adminApi(deps: AdminApiDeps) {
     twoFactorRoutes(kit, deps.twoFactor);
     sessionListRoutes(kit, deps.sessionList);
     passwordResetRoutes(kit, deps.services.passwordResets);
-    languageRoutes(kit, deps.services.language);
+    messageSettingsRoutes(kit, deps.services.language);
     operatorRoutes(kit, deps);
     operatorAccountRoutes(kit, deps);
     catalogRoutes(kit, deps.services);

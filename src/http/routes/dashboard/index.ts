@@ -9,7 +9,7 @@ import { sessionListRoutes } from '../session-list-routes.js';
 import type { SessionList } from '../../../services/session-list.js';
 import type { TwoFactor } from '../../../services/two-factor.js';
 import { passwordResetRoutes } from '../password-reset-routes.js';
-import { languageRoutes } from '../language-routes.js';
+import { messageSettingsRoutes } from '../message-settings-routes.js';
 import type { Presenters } from '../../presenters.js';
 import type { CallbackTest } from '../../../services/account/callback-test.js';
 import type { ApiErrorLog } from '../../../services/api-error-log.js';
@@ -54,7 +54,7 @@ export function dashboardApi(deps: DashboardApiDeps) {
     twoFactorRoutes(kit, deps.twoFactor);
     sessionListRoutes(kit, deps.sessionList);
     passwordResetRoutes(kit, deps.services.passwordResets);
-    languageRoutes(kit, deps.services.language);
+    messageSettingsRoutes(kit, deps.services.language);
     accountRoutes(kit, deps);
     invitationRoutes(kit, deps);
     apiKeyRoutes(kit, deps);
