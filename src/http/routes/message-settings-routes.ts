@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { MessageLanguage } from '../../services/message-language.js';
+import type { MessageSettings } from '../../services/message-settings.js';
 import type { JsonApiKit, JsonApiName } from '../json-api.js';
 
 const OptionalMessages = Type.Object({
@@ -9,7 +9,7 @@ const OptionalMessages = Type.Object({
 const Language = Type.Object({ language: Type.String({ description: 'en or id: the language of the email this person is sent', minLength: 2, maxLength: 2 }) }, { additionalProperties: false });
 
 /** The signed-in person's message language and optional messages, the same on the operator and the dashboard API. */
-export function messageSettingsRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, svc: MessageLanguage) {
+export function messageSettingsRoutes<A extends JsonApiName>(kit: JsonApiKit<A>, svc: MessageSettings) {
   const kind = (kit.api === 'admin' ? 'operator' : 'reseller') as 'operator' | 'reseller';
   const idOf = (who: unknown) => (kind === 'operator' ? (who as { operatorId: string }).operatorId : (who as { resellerId: string }).resellerId);
   kit.route({

@@ -2,7 +2,7 @@ import { Statements } from '../statements.js';
 import { DashboardReadsRepo } from '../../store/dashboard-reads-repo.js';
 import type { ServiceCore } from '../core.js';
 import { PasswordResets } from '../password-reset.js';
-import { MessageLanguage } from '../message-language.js';
+import { MessageSettings } from '../message-settings.js';
 import { ApiKeys } from './api-keys.js';
 import { AcceptInvitation } from './invitation.js';
 import { AccountOrders } from './orders.js';
@@ -21,7 +21,7 @@ export function createAccountServices(core: ServiceCore) {
     registration: new Registration(core),
     invitation: new AcceptInvitation(core),
     passwordResets: new PasswordResets(core),
-    language: new MessageLanguage(core),
+    language: new MessageSettings(core),
     profile: new AccountProfile(core),
     apiKeys: new ApiKeys(core),
     whitelist: new IpWhitelist(core),

@@ -1,6 +1,6 @@
 import type { ServiceCore } from '../core.js';
 import { PasswordResets } from '../password-reset.js';
-import { MessageLanguage } from '../message-language.js';
+import { MessageSettings } from '../message-settings.js';
 import { OperatorAccounts } from './operators.js';
 import { ManageCatalog } from './manage-catalog.js';
 import { ManageSupply } from '../manage-supply.js';
@@ -52,7 +52,7 @@ export function createOperatorServices(core: ServiceCore) {
     deposits: new OperatorDeposits(core),
     statementImport: new StatementImport(core),
     passwordResets: new PasswordResets(core),
-    language: new MessageLanguage(core),
+    language: new MessageSettings(core),
     overview: new Overview(new OverviewRepo(core.db), core, () => reports.today()),
     reports,
     statements: new Statements(core),

@@ -7,7 +7,7 @@ import type { ServiceCore } from './core.js';
  * What a signed-in person (shop or operator) is sent, chosen in their profile: the language
  * of their messages, and which optional messages they turned off.
  */
-export class MessageLanguage {
+export class MessageSettings {
   constructor(private readonly core: Pick<ServiceCore, 'repos'>) {}
 
   async get(kind: 'operator' | 'reseller', id: string): Promise<Language> {
